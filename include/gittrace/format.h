@@ -1,0 +1,367 @@
+/*
+ * gittrace trace format: the one definition the preload (writer) and the
+ * analyzer (reader) share. Everything that crosses the file goes through the
+ * types and helpers below.
+ *
+ * File layout
+ * -----------
+ * A trace file is a plain sequence of *blocks*, appended with O_APPEND by
+ * every process of one traced run. Each block is two zstd frames:
+ *
+ *   1. a zstd skippable frame (magic GT_SKIPPABLE_MAGIC, 4-byte LE size)
+ *      whose content is a struct gt_block_header (GT_BLOCK_HEADER_SIZE
+ *      bytes, little-endian fields);
+ *   2. one ordinary zstd frame (content checksum on) that decompresses to
+ *      exactly header.raw_size bytes of *records*.
+ *
+ * Because headers are skippable frames, `zstd -t trace.zst` accepts a whole
+ * trace and `zstd -dc trace.zst` prints the concatenated records. A reader
+ * validates each block on its own; a torn last block (the writer was killed
+ * or the disk filled) loses only that block.
+ *
+ * Blocks of one process image are numbered by header.seq from 0 without
+ * gaps, so a reader can tell that a block is missing. Blocks of different
+ * images interleave freely; within one image, blocks appear in file order
+ * and records within them in the order the calls happened (the writer keeps
+ * one ordered stream per image).
+ *
+ * Records
+ * -------
+ * Every record is: tag (1 byte), body length (ULEB128), body. A reader skips
+ * a record whose tag it does not know by its length, so new record types
+ * only bump GT_FORMAT_MINOR. Changing an existing record bumps MAJOR; a
+ * reader refuses a MAJOR it does not know.
+ *
+ * Integers in bodies are ULEB128 ("uv") unless said otherwise; signed values
+ * are zigzag-encoded ULEB128 ("sv"); strings are uv length + bytes (no NUL).
+ * A reader must accept trailing bytes at the end of a body it knows (a
+ * future MINOR may append fields).
+ *
+ * Versions: 1.0 — first format.
+ */
+#ifndef GITTRACE_FORMAT_H
+#define GITTRACE_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#define GT_FORMAT_MAJOR 1
+#define GT_FORMAT_MINOR 0
+
+/* zstd reserves 0x184D2A50..0x184D2A5F for skippable frames; we take one. */
+#define GT_SKIPPABLE_MAGIC 0x184D2A5Du
+#define GT_SKIPPABLE_PREFIX_SIZE 8 /* magic + frame size, both u32 LE */
+
+/* "GTRB": gittrace block. */
+#define GT_BLOCK_MAGIC 0x42525447u
+
+/*
+ * The content of the skippable frame in front of every block. Serialized
+ * field by field, little-endian, with no padding (see gt_block_header_encode).
+ */
+struct gt_block_header {
+	uint32_t magic;	      /* GT_BLOCK_MAGIC */
+	uint16_t major;	      /* GT_FORMAT_MAJOR of the writer */
+	uint16_t minor;	      /* GT_FORMAT_MINOR of the writer */
+	uint64_t image_id;    /* random id of the process image that wrote it */
+	uint32_t pid;	      /* that image's pid */
+	uint32_t seq;	      /* block number within the image, from 0 */
+	uint32_t frame_size;  /* bytes of the zstd frame that follows */
+	uint32_t raw_size;    /* bytes it decompresses to */
+	uint32_t records;     /* records in the block */
+	uint32_t reserved;    /* 0 */
+	uint64_t base_ns;     /* CLOCK_MONOTONIC ns that the first call's
+				 timestamp delta is relative to */
+};
+
+#define GT_BLOCK_HEADER_SIZE 48
+
+/* A block never decompresses to more than this: bounds a reader's memory. */
+#define GT_MAX_RAW_SIZE (64u << 20)
+
+/* Record tags. Explicit values: they are the file format. */
+enum gt_record_tag {
+	/*
+	 * The first record of an image's first block.
+	 * uv pid, uv ppid, uv start_realtime_ns, uv start_mono_ns,
+	 * uv origin (enum gt_origin), u64-as-uv parent_image_id (the image that
+	 * forked this one; 0 if none or unknown), uv pointer_bits,
+	 * uv page_size, uv stack_depth (0 = counting mode),
+	 * str exe, str cwd, uv argc, argc × str argv,
+	 * uv envc, envc × str "NAME=value" (only the allocator-relevant
+	 * variables: MALLOC_*, GLIBC_TUNABLES, LD_PRELOAD, GITTRACE_*).
+	 */
+	GT_REC_IMAGE = 1,
+	/*
+	 * The module map, complete, at start and after every dlopen.
+	 * uv count, then count × (uv base, uv size, str path, str build_id)
+	 * base: load bias (address = base + ELF vaddr); size: span of the
+	 * PT_LOAD segments; build_id: raw bytes, possibly empty.
+	 */
+	GT_REC_MODULES = 2,
+	/*
+	 * The thread that makes the calls that follow, until the next THREAD.
+	 * uv serial (1 = the image's first thread, then in order of first
+	 * call), uv tid.
+	 */
+	GT_REC_THREAD = 3,
+	/*
+	 * A distinct call stack, defined once per image before its first use.
+	 * uv id (from 1), uv depth, depth × uv ip, innermost first. The tracer's
+	 * own frames are already removed; ip is a return address (the reader
+	 * subtracts 1 to find the call's line).
+	 */
+	GT_REC_STACK = 4,
+	/*
+	 * One hooked call. u8 fn (enum gt_fn), sv dts (ns since the previous
+	 * CALL of the image in this block, or since header.base_ns for the
+	 * block's first), uv duration_ns of the real call, uv stack id (0: no
+	 * stack), then the arguments of fn as listed at enum gt_fn.
+	 */
+	GT_REC_CALL = 5,
+	/*
+	 * The image ends. uv reason (enum gt_end_reason), sv status (exit
+	 * status; -1 unknown), uv end_realtime_ns, uv end_mono_ns,
+	 * uv user_ns, uv system_ns (getrusage(RUSAGE_SELF) of the whole
+	 * process), uv maxrss_kib, uv minflt, uv majflt, uv calls recorded,
+	 * uv calls dropped (should be 0; see GT_REC_DROPPED), uv threads seen.
+	 * More CALLs of the image may follow (e.g. frees run by later exit
+	 * handlers): a reader keeps counting them.
+	 */
+	GT_REC_END = 6,
+	/*
+	 * An exec ended the image's END with reason EXEC, but the exec failed
+	 * and the image goes on. sv errno.
+	 */
+	GT_REC_EXEC_FAILED = 7,
+	/*
+	 * Calls the tracer saw but could not record. uv count, uv reason
+	 * (enum gt_drop_reason).
+	 */
+	GT_REC_DROPPED = 8,
+};
+
+/* How an image came to be. */
+enum gt_origin {
+	GT_ORIGIN_ROOT = 0, /* first traced process of the run */
+	GT_ORIGIN_FORK = 1, /* fork of a traced image: parent_image_id set */
+	GT_ORIGIN_EXEC = 2, /* started by exec or spawn inside the run */
+};
+
+enum gt_end_reason {
+	GT_END_EXIT = 0,      /* exit() / return from main (status if known) */
+	GT_END_UNDERSCORE_EXIT = 1, /* _exit() or _Exit(): status known */
+	GT_END_EXEC = 2,      /* about to exec; status -1 */
+};
+
+enum gt_drop_reason {
+	GT_DROP_NO_MEMORY = 0,	/* the tracer could not get memory */
+	GT_DROP_LOCK_TIMEOUT = 1, /* final flush could not take the lock */
+};
+
+/*
+ * Hooked functions and the arguments recorded after the common CALL fields.
+ * "ptr" and "result" are uv addresses (0 = NULL).
+ */
+enum gt_fn {
+	GT_FN_MALLOC = 0,	  /* uv size, uv result */
+	GT_FN_CALLOC = 1,	  /* uv nmemb, uv size, uv result */
+	GT_FN_REALLOC = 2,	  /* uv ptr, uv size, uv result */
+	GT_FN_REALLOCARRAY = 3,	  /* uv ptr, uv nmemb, uv size, uv result */
+	GT_FN_FREE = 4,		  /* uv ptr */
+	GT_FN_POSIX_MEMALIGN = 5, /* uv align, uv size, uv result, uv ret */
+	GT_FN_ALIGNED_ALLOC = 6,  /* uv align, uv size, uv result */
+	GT_FN_MEMALIGN = 7,	  /* uv align, uv size, uv result */
+	GT_FN_VALLOC = 8,	  /* uv size, uv result */
+	GT_FN_PVALLOC = 9,	  /* uv size, uv result */
+	/* uv addr, uv len, uv prot, uv flags, sv fd, uv offset, uv result
+	 * (MAP_FAILED as all ones), str path of fd at the time (empty if
+	 * anonymous or unknown) */
+	GT_FN_MMAP = 10,
+	GT_FN_MMAP64 = 11, /* as GT_FN_MMAP */
+	GT_FN_MUNMAP = 12, /* uv addr, uv len, sv ret */
+	/* uv old_addr, uv old_len, uv new_len, uv flags, uv new_addr (only
+	 * meaningful with MREMAP_FIXED), uv result (MAP_FAILED as all ones) */
+	GT_FN_MREMAP = 13,
+	GT_FN_COUNT = 14,
+};
+
+/* Names for reports and diagnostics, indexed by enum gt_fn. */
+static const char *const gt_fn_names[GT_FN_COUNT] = {
+	"malloc",	 "calloc",	  "realloc", "reallocarray", "free",
+	"posix_memalign", "aligned_alloc", "memalign", "valloc", "pvalloc",
+	"mmap",		 "mmap64",	  "munmap",  "mremap",
+};
+
+/* ---- encoding helpers (writer side) -------------------------------- */
+
+/* Longest ULEB128 of a 64-bit value. */
+#define GT_UV_MAX 10
+
+/* Writes v as ULEB128 at p; returns the byte after it. p needs GT_UV_MAX. */
+static inline uint8_t *gt_put_uv(uint8_t *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+static inline uint64_t gt_zigzag(int64_t v)
+{
+	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+static inline int64_t gt_unzigzag(uint64_t v)
+{
+	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+static inline uint8_t *gt_put_sv(uint8_t *p, int64_t v)
+{
+	return gt_put_uv(p, gt_zigzag(v));
+}
+
+static inline void gt_put_le16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static inline void gt_put_le32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static inline void gt_put_le64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/*
+ * Writes the skippable-frame prefix and the header: GT_SKIPPABLE_PREFIX_SIZE
+ * + GT_BLOCK_HEADER_SIZE bytes at out.
+ */
+static inline void gt_block_header_encode(uint8_t *out,
+					  const struct gt_block_header *h)
+{
+	gt_put_le32(out, GT_SKIPPABLE_MAGIC);
+	gt_put_le32(out + 4, GT_BLOCK_HEADER_SIZE);
+	uint8_t *p = out + GT_SKIPPABLE_PREFIX_SIZE;
+	gt_put_le32(p + 0, h->magic);
+	gt_put_le16(p + 4, h->major);
+	gt_put_le16(p + 6, h->minor);
+	gt_put_le64(p + 8, h->image_id);
+	gt_put_le32(p + 16, h->pid);
+	gt_put_le32(p + 20, h->seq);
+	gt_put_le32(p + 24, h->frame_size);
+	gt_put_le32(p + 28, h->raw_size);
+	gt_put_le32(p + 32, h->records);
+	gt_put_le32(p + 36, h->reserved);
+	gt_put_le64(p + 40, h->base_ns);
+}
+
+/* ---- decoding helpers (reader side) -------------------------------- */
+
+static inline uint16_t gt_get_le16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static inline uint32_t gt_get_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t gt_get_le64(const uint8_t *p)
+{
+	return (uint64_t)gt_get_le32(p) | (uint64_t)gt_get_le32(p + 4) << 32;
+}
+
+/*
+ * Decodes the header content (the GT_BLOCK_HEADER_SIZE bytes after the
+ * skippable prefix). Does not validate: the caller checks magic, version
+ * and sizes.
+ */
+static inline void gt_block_header_decode(const uint8_t *p,
+					  struct gt_block_header *h)
+{
+	h->magic = gt_get_le32(p + 0);
+	h->major = gt_get_le16(p + 4);
+	h->minor = gt_get_le16(p + 6);
+	h->image_id = gt_get_le64(p + 8);
+	h->pid = gt_get_le32(p + 16);
+	h->seq = gt_get_le32(p + 20);
+	h->frame_size = gt_get_le32(p + 24);
+	h->raw_size = gt_get_le32(p + 28);
+	h->records = gt_get_le32(p + 32);
+	h->reserved = gt_get_le32(p + 36);
+	h->base_ns = gt_get_le64(p + 40);
+}
+
+/*
+ * A bounded cursor over a record body. Every get sets ok to 0 instead of
+ * reading past end, so a decoder can read all fields and check ok once.
+ */
+struct gt_cursor {
+	const uint8_t *p;
+	const uint8_t *end;
+	int ok;
+};
+
+static inline uint64_t gt_get_uv(struct gt_cursor *c)
+{
+	uint64_t v = 0;
+	for (unsigned shift = 0; shift < 64; shift += 7) {
+		if (c->p >= c->end) {
+			c->ok = 0;
+			return 0;
+		}
+		uint8_t b = *c->p++;
+		v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			return v;
+	}
+	c->ok = 0; /* longer than 10 bytes: corrupt */
+	return 0;
+}
+
+static inline int64_t gt_get_sv(struct gt_cursor *c)
+{
+	return gt_unzigzag(gt_get_uv(c));
+}
+
+static inline uint8_t gt_get_u8(struct gt_cursor *c)
+{
+	if (c->p >= c->end) {
+		c->ok = 0;
+		return 0;
+	}
+	return *c->p++;
+}
+
+/*
+ * Reads a string: sets *len and returns a pointer into the body (not
+ * NUL-terminated), or NULL with ok = 0 if it runs past the end.
+ */
+static inline const char *gt_get_str(struct gt_cursor *c, size_t *len)
+{
+	uint64_t n = gt_get_uv(c);
+	if (!c->ok || n > (uint64_t)(c->end - c->p)) {
+		c->ok = 0;
+		*len = 0;
+		return NULL;
+	}
+	const char *s = (const char *)c->p;
+	c->p += n;
+	*len = (size_t)n;
+	return s;
+}
+
+#endif /* GITTRACE_FORMAT_H */
