@@ -21,9 +21,17 @@
  *
  * Blocks of one process image are numbered by header.seq from 0 without
  * gaps, so a reader can tell that a block is missing. Blocks of different
- * images interleave freely; within one image, blocks appear in file order
- * and records within them in the order the calls happened (the writer keeps
- * one ordered stream per image).
+ * images interleave freely; within one image, blocks appear in seq order
+ * and records within them in the order they were appended: the writer keeps
+ * one stream per image, shared by its threads.
+ *
+ * Calls are appended after the real call returns. So when two threads race
+ * on one address (thread A frees p, thread B's malloc returns p before A's
+ * record is appended), the allocation can precede the free that made room
+ * for it. Each CALL carries its start time and duration; a reader that
+ * matches frees to allocations (or munmaps to mmaps) compares the free's
+ * start time with the allocation's end time (start + duration): a free that
+ * started before an allocation ended cannot be its free.
  *
  * Records
  * -------
@@ -94,12 +102,15 @@ enum gt_record_tag {
 	 */
 	GT_REC_IMAGE = 1,
 	/*
-	 * The module map, complete, at start and after every dlopen.
-	 * uv count, then count × (uv base, uv size, str path, str build_id)
-	 * base: load bias (address = base + ELF vaddr); size: span of the
-	 * PT_LOAD segments; build_id: raw bytes, possibly empty.
+	 * One loaded module (ELF object). The whole map is written at image
+	 * start and again after every dlopen; a module whose range overlaps an
+	 * earlier one of the same image replaces it.
+	 * uv base (load bias: address = base + ELF vaddr), uv size (end of the
+	 * highest PT_LOAD segment, as an offset from base), str path (the main
+	 * executable's real path; "linux-vdso.so.1" for the vDSO), str build_id
+	 * (raw bytes, possibly empty).
 	 */
-	GT_REC_MODULES = 2,
+	GT_REC_MODULE = 2,
 	/*
 	 * The thread that makes the calls that follow, until the next THREAD.
 	 * uv serial (1 = the image's first thread, then in order of first
