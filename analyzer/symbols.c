@@ -1,0 +1,531 @@
+/*
+ * The offline symbolizer: turns module-relative return addresses into
+ * function, file:line and inlined frames with elfutils (libdwfl + libdw).
+ *
+ * One Dwfl per module file, the file reported at base 0 so that Dwfl
+ * addresses are ELF virtual addresses; the caller passes ip minus the load
+ * bias, which is that same vaddr for ET_DYN and (bias 0) for ET_EXEC.
+ *
+ * Everything is cached with uthash: modules by (path, build-id), results by
+ * (module, address), and a per-CU table of function ranges so that a lookup
+ * does not walk a whole compilation unit. Strings are interned once and owned
+ * by the gt_symbols object.
+ */
+#define _GNU_SOURCE
+#include "symbols.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <uthash.h>
+
+/* An interned string; the key is the text itself. */
+struct interned {
+	UT_hash_handle hh;
+	char text[];
+};
+
+/* One cached lookup result. */
+struct addr_entry {
+	uint64_t ip_rel; /* key */
+	UT_hash_handle hh;
+	int count;
+	struct gt_frame_info frames[];
+};
+
+/* A top-level function's address range inside one CU. */
+struct func_range {
+	Dwarf_Addr low, high; /* [low, high) in DWARF addresses */
+	Dwarf_Die die;
+};
+
+/* The functions of one CU, sorted by low address. */
+struct cu_index {
+	Dwarf_Off cu_offset; /* key */
+	UT_hash_handle hh;
+	struct func_range *ranges;
+	size_t count;
+};
+
+struct module {
+	UT_hash_handle hh;
+	char *key; /* path, NUL, build-id bytes */
+	size_t key_len;
+	const char *path; /* points into key */
+	int status;	  /* as gt_symbols_module_status */
+	Dwfl *dwfl;	  /* NULL when status is -1 */
+	Dwfl_Module *mod;
+	Dwarf_Addr low, high; /* the module's span in Dwfl addresses */
+	struct addr_entry *addrs;
+	struct cu_index *cus;
+};
+
+struct gt_symbols {
+	struct module *modules;
+	struct interned *strings;
+	char *keybuf; /* scratch for building module keys */
+	size_t keybuf_size;
+};
+
+/* Debug info the standard way; the find_debuginfo callback also asks
+ * debuginfod, which only does anything when DEBUGINFOD_URLS is set. */
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = NULL,
+};
+
+/* Most frames one address may expand to: deeper inline chains are cut in
+ * the middle (see build_frames). */
+#define MAX_FRAMES 64
+
+struct gt_symbols *gt_symbols_new(void)
+{
+	return calloc(1, sizeof(struct gt_symbols));
+}
+
+static void free_module(struct module *m)
+{
+	struct addr_entry *a, *atmp;
+	HASH_ITER(hh, m->addrs, a, atmp)
+	{
+		HASH_DEL(m->addrs, a);
+		free(a);
+	}
+	struct cu_index *c, *ctmp;
+	HASH_ITER(hh, m->cus, c, ctmp)
+	{
+		HASH_DEL(m->cus, c);
+		free(c->ranges);
+		free(c);
+	}
+	if (m->dwfl)
+		dwfl_end(m->dwfl);
+	free(m->key);
+	free(m);
+}
+
+void gt_symbols_free(struct gt_symbols *syms)
+{
+	if (!syms)
+		return;
+	struct module *m, *mtmp;
+	HASH_ITER(hh, syms->modules, m, mtmp)
+	{
+		HASH_DEL(syms->modules, m);
+		free_module(m);
+	}
+	struct interned *s, *stmp;
+	HASH_ITER(hh, syms->strings, s, stmp)
+	{
+		HASH_DEL(syms->strings, s);
+		free(s);
+	}
+	free(syms->keybuf);
+	free(syms);
+}
+
+/* Returns the interned copy of s (NULL stays NULL, and so does out of
+ * memory: a name we cannot keep is a name we do not know). */
+static const char *intern(struct gt_symbols *syms, const char *s)
+{
+	if (!s)
+		return NULL;
+	size_t len = strlen(s);
+	struct interned *e;
+	HASH_FIND(hh, syms->strings, s, len, e);
+	if (e)
+		return e->text;
+	e = malloc(sizeof(*e) + len + 1);
+	if (!e)
+		return NULL;
+	memcpy(e->text, s, len + 1);
+	HASH_ADD_KEYPTR(hh, syms->strings, e->text, len, e);
+	return e->text;
+}
+
+/* ---- opening a module ---------------------------------------------- */
+
+static int has_section_type(Elf *elf, GElf_Word type)
+{
+	Elf_Scn *scn = NULL;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr shdr;
+		if (gelf_getshdr(scn, &shdr) && shdr.sh_type == type)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Reports the file to a new Dwfl and fills m->dwfl, m->mod and m->status.
+ * Leaves status -1 (and no Dwfl) for anything that is not a regular ELF
+ * file with the recorded build-id.
+ */
+static void open_module(struct module *m, const uint8_t *build_id, size_t build_id_len)
+{
+	m->status = -1;
+	struct stat st;
+	/* stat first: open() on a FIFO would block, and "[vdso]"-like names
+	 * or directories are not files we can read. */
+	if (!m->path[0] || stat(m->path, &st) != 0 || !S_ISREG(st.st_mode))
+		return;
+	int fd = open(m->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	Dwfl *dwfl = dwfl_begin(&offline_callbacks);
+	if (!dwfl) {
+		close(fd);
+		return;
+	}
+	/* base 0 with add_p_vaddr: Dwfl addresses are the ELF vaddrs. */
+	Dwfl_Module *mod = dwfl_report_elf(dwfl, m->path, m->path, fd, 0, true);
+	if (!mod) {
+		close(fd); /* not taken over on failure */
+		dwfl_end(dwfl);
+		return;
+	}
+	dwfl_report_end(dwfl, NULL, NULL);
+
+	if (build_id_len > 0) {
+		const unsigned char *bits;
+		GElf_Addr vaddr;
+		int len = dwfl_module_build_id(mod, &bits, &vaddr);
+		if (len <= 0 || (size_t)len != build_id_len ||
+		    memcmp(bits, build_id, build_id_len)) {
+			dwfl_end(dwfl);
+			return;
+		}
+	}
+
+	Dwarf_Addr bias;
+	int has_dwarf = dwfl_module_getdwarf(mod, &bias) != NULL;
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+	if (!elf) {
+		dwfl_end(dwfl);
+		return;
+	}
+	const char *debugfile = NULL;
+	dwfl_module_info(mod, NULL, &m->low, &m->high, NULL, NULL, NULL, &debugfile);
+	/* A separate debug file carries the .symtab that strip removed. */
+	m->status = has_dwarf || debugfile || has_section_type(elf, SHT_SYMTAB);
+	m->dwfl = dwfl;
+	m->mod = mod;
+}
+
+/* Finds or opens the module; NULL only when out of memory. */
+static struct module *get_module(struct gt_symbols *syms, const char *path, const uint8_t *build_id,
+				 size_t build_id_len)
+{
+	if (!path)
+		path = "";
+	if (!build_id)
+		build_id_len = 0;
+	size_t path_len = strlen(path);
+	size_t key_len = path_len + 1 + build_id_len;
+	if (key_len > syms->keybuf_size) {
+		char *buf = realloc(syms->keybuf, key_len);
+		if (!buf)
+			return NULL;
+		syms->keybuf = buf;
+		syms->keybuf_size = key_len;
+	}
+	memcpy(syms->keybuf, path, path_len + 1);
+	if (build_id_len)
+		memcpy(syms->keybuf + path_len + 1, build_id, build_id_len);
+
+	struct module *m;
+	HASH_FIND(hh, syms->modules, syms->keybuf, key_len, m);
+	if (m)
+		return m;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return NULL;
+	m->key = malloc(key_len);
+	if (!m->key) {
+		free(m);
+		return NULL;
+	}
+	memcpy(m->key, syms->keybuf, key_len);
+	m->key_len = key_len;
+	m->path = m->key;
+	open_module(m, build_id, build_id_len);
+	HASH_ADD_KEYPTR(hh, syms->modules, m->key, m->key_len, m);
+	return m;
+}
+
+int gt_symbols_module_status(struct gt_symbols *syms, const char *path, const uint8_t *build_id,
+			     size_t build_id_len)
+{
+	struct module *m = get_module(syms, path, build_id, build_id_len);
+	return m ? m->status : -1;
+}
+
+/* ---- finding the function DIE of an address ------------------------ */
+
+static int compare_ranges(const void *a, const void *b)
+{
+	const struct func_range *x = a, *y = b;
+	return (x->low > y->low) - (x->low < y->low);
+}
+
+/* Appends every range of every function under die (descending into
+ * namespaces and classes, where C++ puts its methods). */
+static int collect_functions(Dwarf_Die *parent, struct func_range **ranges, size_t *count,
+			     size_t *alloc)
+{
+	Dwarf_Die die;
+	if (dwarf_child(parent, &die) != 0)
+		return 0;
+	do {
+		int tag = dwarf_tag(&die);
+		if (tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
+		    tag == DW_TAG_structure_type || tag == DW_TAG_union_type) {
+			if (collect_functions(&die, ranges, count, alloc) < 0)
+				return -1;
+			continue;
+		}
+		if (tag != DW_TAG_subprogram)
+			continue;
+		Dwarf_Addr base, low, high;
+		ptrdiff_t off = 0;
+		while ((off = dwarf_ranges(&die, off, &base, &low, &high)) > 0) {
+			if (*count == *alloc) {
+				size_t n = *alloc ? *alloc * 2 : 64;
+				struct func_range *r = realloc(*ranges, n * sizeof(**ranges));
+				if (!r)
+					return -1;
+				*ranges = r;
+				*alloc = n;
+			}
+			(*ranges)[(*count)++] = (struct func_range){low, high, die};
+		}
+	} while (dwarf_siblingof(&die, &die) == 0);
+	return 0;
+}
+
+static struct cu_index *get_cu_index(struct module *m, Dwarf_Die *cudie)
+{
+	Dwarf_Off off = dwarf_dieoffset(cudie);
+	struct cu_index *c;
+	HASH_FIND(hh, m->cus, &off, sizeof(off), c);
+	if (c)
+		return c;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->cu_offset = off;
+	size_t alloc = 0;
+	if (collect_functions(cudie, &c->ranges, &c->count, &alloc) < 0) {
+		free(c->ranges);
+		free(c);
+		return NULL;
+	}
+	qsort(c->ranges, c->count, sizeof(*c->ranges), compare_ranges);
+	HASH_ADD(hh, m->cus, cu_offset, sizeof(c->cu_offset), c);
+	return c;
+}
+
+/* The function whose code contains pc, or 0 if none does. */
+static int find_function(struct module *m, Dwarf_Die *cudie, Dwarf_Addr pc, Dwarf_Die *out)
+{
+	struct cu_index *c = get_cu_index(m, cudie);
+	if (!c || !c->count)
+		return 0;
+	/* Last range starting at or below pc. Ranges of distinct functions
+	 * do not overlap, so that is the only candidate. */
+	size_t lo = 0, hi = c->count;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (c->ranges[mid].low <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || pc >= c->ranges[lo - 1].high)
+		return 0;
+	*out = c->ranges[lo - 1].die;
+	return 1;
+}
+
+static int has_pc_attributes(Dwarf_Die *die)
+{
+	return dwarf_hasattr(die, DW_AT_low_pc) || dwarf_hasattr(die, DW_AT_ranges);
+}
+
+/*
+ * Fills chain with the function and the inlined subroutines containing pc,
+ * outermost first; returns how many (at most max, at least 1).
+ */
+static int inline_chain(Dwarf_Die *function, Dwarf_Addr pc, Dwarf_Die *chain, int max)
+{
+	int n = 0;
+	chain[n++] = *function;
+	Dwarf_Die scope = *function;
+	for (;;) {
+		Dwarf_Die child;
+		int found = 0;
+		if (dwarf_child(&scope, &child) != 0)
+			break;
+		do {
+			int tag = dwarf_tag(&child);
+			if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_lexical_block &&
+			    tag != DW_TAG_try_block && tag != DW_TAG_catch_block)
+				continue;
+			/* A block without addresses of its own is transparent. */
+			if (dwarf_haspc(&child, pc) == 1 ||
+			    (tag != DW_TAG_inlined_subroutine && !has_pc_attributes(&child))) {
+				found = 1;
+				break;
+			}
+		} while (dwarf_siblingof(&child, &child) == 0);
+		if (!found)
+			break;
+		if (dwarf_tag(&child) == DW_TAG_inlined_subroutine) {
+			if (n == max)
+				break;
+			chain[n++] = child;
+		}
+		scope = child;
+	}
+	return n;
+}
+
+/* ---- building the frames of one address ---------------------------- */
+
+/* The source file numbered idx in the line table of die's CU. */
+static const char *call_file(Dwarf_Die *die, Dwarf_Word idx)
+{
+	Dwarf_Die cudie;
+	if (!dwarf_diecu(die, &cudie, NULL, NULL))
+		return NULL;
+	Dwarf_Files *files;
+	size_t nfiles;
+	if (dwarf_getsrcfiles(&cudie, &files, &nfiles) != 0 || idx >= nfiles)
+		return NULL;
+	return dwarf_filesrc(files, idx, NULL, NULL);
+}
+
+/* Writes the frames of addr (a Dwfl address, already minus 1), innermost
+ * first; returns how many. */
+static int build_frames(struct gt_symbols *syms, struct module *m, Dwarf_Addr addr,
+			struct gt_frame_info *frames)
+{
+	const char *line_file = NULL;
+	int line_no = 0;
+	Dwfl_Line *line = dwfl_module_getsrc(m->mod, addr);
+	if (line)
+		line_file = dwfl_lineinfo(line, NULL, &line_no, NULL, NULL, NULL);
+	if (!line_file)
+		line_no = 0;
+
+	Dwarf_Die chain[MAX_FRAMES];
+	int n = 0;
+	Dwarf_Addr bias;
+	Dwarf_Die *cudie = dwfl_module_addrdie(m->mod, addr, &bias);
+	Dwarf_Die function;
+	if (cudie && find_function(m, cudie, addr - bias, &function))
+		n = inline_chain(&function, addr - bias, chain, MAX_FRAMES);
+
+	if (n == 0) {
+		/* No DWARF function here: the symbol table (.symtab, or
+		 * .dynsym in a stripped file) may still name it. */
+		GElf_Off off;
+		GElf_Sym sym;
+		const char *name = dwfl_module_addrinfo(m->mod, addr, &off, &sym, NULL, NULL, NULL);
+		frames[0] = (struct gt_frame_info){
+			intern(syms, name), intern(syms, line_file), line_no, m->path, 0, 0};
+		return 1;
+	}
+
+	/* chain is outermost first; frames are innermost first. The
+	 * innermost frame's line is the line table's; each outer frame's line
+	 * is where the frame inside it was inlined (its call site). */
+	const char *file = intern(syms, line_file);
+	int lineno = line_no;
+	for (int i = n - 1; i >= 0; i--) {
+		struct gt_frame_info *f = &frames[n - 1 - i];
+		*f = (struct gt_frame_info){
+			intern(syms, dwarf_diename(&chain[i])), file, lineno, m->path, 0, i > 0};
+		if (i > 0) {
+			Dwarf_Attribute attr;
+			Dwarf_Word idx = 0, cl = 0;
+			file = NULL;
+			lineno = 0;
+			if (dwarf_formudata(dwarf_attr(&chain[i], DW_AT_call_file, &attr), &idx) ==
+				    0 &&
+			    dwarf_formudata(dwarf_attr(&chain[i], DW_AT_call_line, &attr), &cl) ==
+				    0) {
+				file = intern(syms, call_file(&chain[i], idx));
+				lineno = file ? (int)cl : 0;
+			}
+		}
+	}
+	if (!frames[n - 1].function) {
+		/* An unnamed DWARF function: the symbol table may know it. */
+		GElf_Off off;
+		GElf_Sym sym;
+		frames[n - 1].function = intern(
+			syms, dwfl_module_addrinfo(m->mod, addr, &off, &sym, NULL, NULL, NULL));
+	}
+	return n;
+}
+
+static struct addr_entry *get_addr(struct gt_symbols *syms, struct module *m, uint64_t ip_rel)
+{
+	struct addr_entry *a;
+	HASH_FIND(hh, m->addrs, &ip_rel, sizeof(ip_rel), a);
+	if (a)
+		return a;
+	struct gt_frame_info frames[MAX_FRAMES];
+	int n = 1;
+	frames[0] = (struct gt_frame_info){NULL, NULL, 0, m->path, 0, 0};
+	/* ip_rel - 1 lands inside the call instruction, whose line and
+	 * inline context are the ones that made the call. */
+	Dwarf_Addr addr = ip_rel - 1;
+	if (ip_rel > 0 && addr >= m->low && addr < m->high)
+		n = build_frames(syms, m, addr, frames);
+	a = malloc(sizeof(*a) + (size_t)n * sizeof(a->frames[0]));
+	if (!a)
+		return NULL;
+	a->ip_rel = ip_rel;
+	a->count = n;
+	for (int i = 0; i < n; i++) {
+		a->frames[i] = frames[i];
+		a->frames[i].offset = ip_rel;
+	}
+	HASH_ADD(hh, m->addrs, ip_rel, sizeof(a->ip_rel), a);
+	return a;
+}
+
+int gt_symbols_lookup(struct gt_symbols *syms, const char *path, const uint8_t *build_id,
+		      size_t build_id_len, uint64_t ip_rel, struct gt_frame_info *out, int max)
+{
+	if (max < 1)
+		return 0;
+	struct module *m = get_module(syms, path, build_id, build_id_len);
+	struct addr_entry *a = NULL;
+	if (m && m->status >= 0)
+		a = get_addr(syms, m, ip_rel);
+	if (!a) {
+		/* Missing module, other build, or out of memory: nothing known. */
+		out[0] = (struct gt_frame_info){NULL, NULL, 0, m ? m->path : NULL, ip_rel, 0};
+		return 1;
+	}
+	if (a->count <= max) {
+		memcpy(out, a->frames, (size_t)a->count * sizeof(out[0]));
+		return a->count;
+	}
+	/* Too deep for the caller: keep the innermost frames and the real
+	 * function, which the contract promises last. */
+	memcpy(out, a->frames, (size_t)(max - 1) * sizeof(out[0]));
+	out[max - 1] = a->frames[a->count - 1];
+	return max;
+}
