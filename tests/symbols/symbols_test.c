@@ -1,0 +1,293 @@
+/*
+ * Unit test of the offline symbolizer (analyzer/symbols.c): looks up return
+ * addresses captured at run time in this very program (built -g -O2, see
+ * subject.c), in a stripped copy of it, in libc and in libzstd, and feeds it
+ * the kinds of broken module the trace may record.
+ *
+ * usage: symbols_test STRIPPED_COPY [pie|exec]
+ */
+#define _GNU_SOURCE
+#include "../../analyzer/symbols.h"
+#include "module_of.h"
+#include "subject.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int failures;
+
+#define CHECK(cond)                                                                                \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);   \
+			failures++;                                                                \
+		}                                                                                  \
+	} while (0)
+
+static int streq(const char *a, const char *b)
+{
+	return a && b && !strcmp(a, b);
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = s ? strlen(s) : 0, m = strlen(suffix);
+	return s && n >= m && !strcmp(s + n - m, suffix);
+}
+
+static void print_frames(const char *what, const struct gt_frame_info *f, int n)
+{
+	for (int i = 0; i < n; i++)
+		printf("%s #%d %s+%#llx %s %s:%d%s\n", what, i, f[i].module,
+		       (unsigned long long)f[i].offset, f[i].function ? f[i].function : "??",
+		       f[i].file ? f[i].file : "??", f[i].line, f[i].inlined ? " (inlined)" : "");
+}
+
+/* Looks up the return address ra in the module that holds it. */
+static int lookup_ra(struct gt_symbols *syms, const void *ra, struct gt_frame_info *f, int max,
+		     const char *what)
+{
+	struct gt_module_of m;
+	if (gt_module_of(ra, &m) != 0) {
+		fprintf(stderr, "%s: no module holds %p\n", what, ra);
+		failures++;
+		return 0;
+	}
+	int n = gt_symbols_lookup(syms, m.path, m.build_id, m.build_id_len, (uintptr_t)ra - m.bias,
+				  f, max);
+	print_frames(what, f, n);
+	return n;
+}
+
+static int count_fds(void)
+{
+	int n = 0;
+	DIR *d = opendir("/proc/self/fd");
+	if (!d)
+		return -1;
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n;
+}
+
+/* Every way a recorded module can be useless: one frame, function NULL. */
+static void check_unknown_module(struct gt_symbols *syms, const char *path, const uint8_t *id,
+				 size_t id_len)
+{
+	struct gt_frame_info f[4];
+	CHECK(gt_symbols_module_status(syms, path, id, id_len) == -1);
+	int n = gt_symbols_lookup(syms, path, id, id_len, 0x1234, f, 4);
+	CHECK(n == 1);
+	CHECK(f[0].function == NULL && f[0].file == NULL && f[0].line == 0);
+	CHECK(f[0].offset == 0x1234 && f[0].inlined == 0);
+	CHECK(streq(f[0].module, path));
+}
+
+static void check_broken_modules(struct gt_symbols *syms, const struct gt_module_of *self)
+{
+	check_unknown_module(syms, "/nonexistent/gittrace/libnothing.so", NULL, 0);
+	check_unknown_module(syms, "", NULL, 0);
+	check_unknown_module(syms, "[vdso]", NULL, 0);
+	check_unknown_module(syms, "/", NULL, 0);
+
+	char name[64];
+	snprintf(name, sizeof(name), "not-elf.%d", (int)getpid());
+	FILE *fp = fopen(name, "w");
+	CHECK(fp != NULL);
+	if (fp) {
+		fputs("not an ELF file\n", fp);
+		fclose(fp);
+		check_unknown_module(syms, name, NULL, 0);
+		unlink(name);
+	}
+	/* Opening a FIFO would block: the symbolizer must not try. */
+	snprintf(name, sizeof(name), "fifo.%d", (int)getpid());
+	CHECK(mkfifo(name, 0600) == 0);
+	check_unknown_module(syms, name, NULL, 0);
+	unlink(name);
+
+	/* The right file from another build. */
+	uint8_t other[sizeof(self->build_id)];
+	memcpy(other, self->build_id, self->build_id_len);
+	other[0] ^= 0xff;
+	check_unknown_module(syms, self->path, other, self->build_id_len);
+	/* A shorter id is not the same id. */
+	check_unknown_module(syms, self->path, self->build_id, self->build_id_len - 1);
+}
+
+static void check_inlined(struct gt_symbols *syms, const struct gt_module_of *self)
+{
+	struct gt_frame_info f[8], again[8];
+	int n = lookup_ra(syms, gt_subject_marks.leaf_ra, f, 8, "leaf");
+	CHECK(n == 2);
+	if (n != 2)
+		return;
+	CHECK(streq(f[0].function, "subject_helper"));
+	CHECK(f[0].inlined == 1);
+	CHECK(ends_with(f[0].file, "/subject.c"));
+	CHECK(f[0].line == gt_subject_marks.leaf_call_line);
+	CHECK(streq(f[1].function, "gt_subject_outer"));
+	CHECK(f[1].inlined == 0);
+	CHECK(ends_with(f[1].file, "/subject.c"));
+	CHECK(f[1].line == gt_subject_marks.helper_call_line);
+	uint64_t ip_rel = (uintptr_t)gt_subject_marks.leaf_ra - self->bias;
+	CHECK(f[0].offset == ip_rel && f[1].offset == ip_rel);
+	CHECK(streq(f[0].module, self->path) && streq(f[1].module, self->path));
+
+	/* Cached: the same strings come back. */
+	CHECK(lookup_ra(syms, gt_subject_marks.leaf_ra, again, 8, "leaf again") == 2);
+	CHECK(again[0].function == f[0].function && again[1].file == f[1].file);
+
+	/* Room for one frame: the real function, not the inlined one. */
+	CHECK(lookup_ra(syms, gt_subject_marks.leaf_ra, again, 1, "leaf max 1") == 1);
+	CHECK(streq(again[0].function, "gt_subject_outer") && again[0].inlined == 0);
+	CHECK(gt_symbols_lookup(syms, self->path, self->build_id, self->build_id_len, ip_rel, again,
+				0) == 0);
+
+	/* An empty recorded build-id means "do not check". */
+	CHECK(gt_symbols_lookup(syms, self->path, NULL, 0, ip_rel, again, 8) == 2);
+	CHECK(streq(again[1].function, "gt_subject_outer"));
+}
+
+static void check_stripped(struct gt_symbols *syms, const struct gt_module_of *self,
+			   const char *stripped)
+{
+	struct gt_frame_info f[8];
+	CHECK(gt_symbols_module_status(syms, stripped, self->build_id, self->build_id_len) == 0);
+	/* gt_subject_outer is exported (-rdynamic), so .dynsym still names it,
+	 * but no line info and no inlines survive. */
+	uint64_t ip_rel = (uintptr_t)gt_subject_marks.leaf_ra - self->bias;
+	int n = gt_symbols_lookup(syms, stripped, self->build_id, self->build_id_len, ip_rel, f, 8);
+	print_frames("stripped leaf", f, n);
+	CHECK(n == 1);
+	CHECK(streq(f[0].function, "gt_subject_outer"));
+	CHECK(f[0].file == NULL && f[0].line == 0 && f[0].inlined == 0);
+	CHECK(streq(f[0].module, stripped));
+
+	/* A static function is in no symbol table of the stripped copy: it
+	 * must stay unnamed rather than borrow a neighbour's name. */
+	uint64_t hidden = (uintptr_t)gt_subject_hidden_address() - self->bias + 1;
+	n = gt_symbols_lookup(syms, stripped, self->build_id, self->build_id_len, hidden, f, 8);
+	print_frames("stripped hidden", f, n);
+	CHECK(n == 1 && f[0].function == NULL);
+	n = gt_symbols_lookup(syms, self->path, self->build_id, self->build_id_len, hidden, f, 8);
+	print_frames("hidden", f, n);
+	CHECK(n == 1 && streq(f[0].function, "subject_hidden"));
+	CHECK(ends_with(f[0].file, "/subject.c"));
+}
+
+/* The first byte of a function, as a return address the lookup steps back from. */
+static int lookup_function(struct gt_symbols *syms, void *fn, struct gt_frame_info *f,
+			   const char *what, int *status)
+{
+	struct gt_module_of m;
+	if (!fn || gt_module_of(fn, &m) != 0) {
+		fprintf(stderr, "%s: not found\n", what);
+		failures++;
+		return 0;
+	}
+	*status = gt_symbols_module_status(syms, m.path, m.build_id, m.build_id_len);
+	printf("%s: %s status %d\n", what, m.path, *status);
+	int n = gt_symbols_lookup(syms, m.path, m.build_id, m.build_id_len,
+				  (uintptr_t)fn - m.bias + 1, f, 8);
+	print_frames(what, f, n);
+	return n;
+}
+
+static void check_system_libraries(struct gt_symbols *syms)
+{
+	struct gt_frame_info f[8];
+	int status, n;
+	/* dlsym on libc's own handle: a sanitizer's malloc must not answer. */
+	void *libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
+	CHECK(libc != NULL);
+	if (libc) {
+		n = lookup_function(syms, dlsym(libc, "malloc"), f, "libc malloc", &status);
+		CHECK(status >= 0);
+		/* glibc's DWARF calls it __libc_malloc, its .dynsym malloc. */
+		CHECK(n >= 1 && f[n - 1].function && strstr(f[n - 1].function, "malloc"));
+		dlclose(libc);
+	}
+	/* No debug package for libzstd here: .dynsym is all there is. */
+	void *zstd = dlopen("libzstd.so.1", RTLD_NOW);
+	CHECK(zstd != NULL);
+	if (zstd) {
+		n = lookup_function(syms, dlsym(zstd, "ZSTD_versionNumber"), f, "libzstd", &status);
+		CHECK(status >= 0);
+		CHECK(n >= 1 && streq(f[n - 1].function, "ZSTD_versionNumber"));
+		if (status == 0)
+			CHECK(n == 1 && f[0].file == NULL && f[0].line == 0);
+		dlclose(zstd);
+	}
+}
+
+static void check_outside(struct gt_symbols *syms, const struct gt_module_of *self)
+{
+	struct gt_frame_info f[2];
+	const uint64_t outside[] = {0, 1, 1ull << 40, UINT64_MAX};
+	for (size_t i = 0; i < sizeof(outside) / sizeof(outside[0]); i++) {
+		int n = gt_symbols_lookup(syms, self->path, self->build_id, self->build_id_len,
+					  outside[i], f, 2);
+		CHECK(n == 1 && f[0].function == NULL && f[0].offset == outside[i]);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2 || argc > 3) {
+		fprintf(stderr, "usage: symbols_test STRIPPED_COPY [pie|exec]\n");
+		return 2;
+	}
+	int outer_call_line = __LINE__, dummy = (gt_subject_outer(), 0);
+	(void)dummy;
+
+	struct gt_module_of self;
+	CHECK(gt_module_of(gt_subject_marks.leaf_ra, &self) == 0 && self.is_main);
+	CHECK(self.build_id_len > 0);
+	if (argc == 3 && !strcmp(argv[2], "exec"))
+		CHECK(self.bias == 0); /* ET_EXEC: addresses are vaddrs already */
+	if (argc == 3 && !strcmp(argv[2], "pie"))
+		CHECK(self.bias != 0);
+	if (failures)
+		return 1;
+
+	/* Warm up what dlopen and stdio open for good before counting fds. */
+	void *zstd = dlopen("libzstd.so.1", RTLD_NOW);
+	printf("symbols test: %s bias %#llx\n", self.path, (unsigned long long)self.bias);
+	int fds = count_fds();
+
+	struct gt_symbols *syms = gt_symbols_new();
+	CHECK(syms != NULL);
+	if (!syms)
+		return 1;
+	CHECK(gt_symbols_module_status(syms, self.path, self.build_id, self.build_id_len) == 1);
+	check_inlined(syms, &self);
+
+	struct gt_frame_info f[4];
+	int n = lookup_ra(syms, gt_subject_marks.outer_ra, f, 4, "outer");
+	CHECK(n == 1 && streq(f[0].function, "main") && f[0].inlined == 0);
+	CHECK(ends_with(f[0].file, "/symbols_test.c") && f[0].line == outer_call_line);
+
+	check_stripped(syms, &self, argv[1]);
+	check_system_libraries(syms);
+	check_broken_modules(syms, &self);
+	check_outside(syms, &self);
+	gt_symbols_free(syms);
+	gt_symbols_free(NULL);
+
+	CHECK(count_fds() == fds);
+	if (zstd)
+		dlclose(zstd);
+	if (failures) {
+		fprintf(stderr, "symbols test: %d checks failed\n", failures);
+		return 1;
+	}
+	printf("symbols test: all checks passed\n");
+	return 0;
+}
