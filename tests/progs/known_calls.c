@@ -427,13 +427,13 @@ static void print_unit(void)
 }
 
 /* Per image: the sites' calls for that many units, plus the extra sites. */
-static void print_image(const char *role, const char *origin, int units, int threads, int root)
+static void print_image(const char *role, const char *origin, int units, int threads,
+			const char *callers, int root)
 {
 	int first = 1;
-	printf("    {\"role\": \"%s\", \"origin\": \"%s\", \"units\": %d, \"threads_with_work\": "
-	       "%d,\n"
-	       "     \"sites\": {",
-	       role, origin, units, threads);
+	printf("    {\"role\": \"%s\", \"origin\": \"%s\", \"units\": %d,"
+	       " \"threads_with_work\": %d,\n     \"callers\": {%s},\n     \"sites\": {",
+	       role, origin, units, threads, callers);
 #define X(site, fn, calls, size) print_site(#site, #fn, (long)(calls)*units, &first);
 	SITES(X)
 #undef X
@@ -452,13 +452,18 @@ static int expect(void)
 	printf("{\"known_calls\": 1,\n \"page_size\": %ld,\n \"unit\": ", page);
 	print_unit();
 	printf(",\n \"images\": [\n");
-	print_image("root", "root", ROOT_UNITS, 1 + N_THREADS, 1);
+	char callers[128];
+	/* The functions that call do_work, and how many units each runs. */
+	snprintf(callers, sizeof(callers), "\"run\": 1, \"thread_main\": %d", N_THREADS);
+	print_image("root", "root", ROOT_UNITS, 1 + N_THREADS, callers, 1);
 	printf(",\n");
-	print_image("fork_exit", "fork", FORK_UNITS, 1, 0);
+	snprintf(callers, sizeof(callers), "\"fork_exit_child\": %d", FORK_UNITS);
+	print_image("fork_exit", "fork", FORK_UNITS, 1, callers, 0);
 	printf(",\n");
-	print_image("fork_then_exec", "fork", 0, 0, 0);
+	print_image("fork_then_exec", "fork", 0, 0, "", 0);
 	printf(",\n");
-	print_image("exec", "exec", EXEC_UNITS, 1, 0);
+	snprintf(callers, sizeof(callers), "\"run_exec_child\": %d", EXEC_UNITS);
+	print_image("exec", "exec", EXEC_UNITS, 1, callers, 0);
 	printf("\n ],\n \"exec_argv\": [\"known_calls\", \"--exec-child\"],\n");
 	printf(" \"leak\": {\"site\": \"site_leak\", \"allocations\": %d, \"bytes\": %d},\n",
 	       LEAK_BLOCKS, LEAK_BLOCKS * LEAK_SIZE);
