@@ -1,0 +1,44 @@
+# kill9.sh: kill -9 of a traced process leaves a trace whose complete blocks
+# are all readable: the analyzer reads it (complete: false, a warning, exit
+# 0) and `zstd -t` accepts the file without its torn tail.
+#
+# usage: bash kill9.sh PRELOAD REPORT CHURN_FOREVER WORKDIR
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 4 ] || fail "usage: kill9.sh PRELOAD REPORT CHURN_FOREVER WORKDIR"
+preload=$1 report=$2 prog=$3 work=$4
+fresh_dir "$work"
+trace=$work/trace.zst
+
+# Small blocks, written often, so that the victim has written whole blocks
+# and is most likely writing another when it dies.
+GITTRACE_OUTPUT=$trace GITTRACE_BUFFER_SIZE=64k GITTRACE_FLUSH_INTERVAL_MS=10 \
+	run_traced "$preload" "$prog" "$work/ready" &
+victim=$!
+# Wait (bounded by the test's own timeout) until the victim has made its
+# first calls and the tracer has written at least two blocks' worth.
+while ! [ -e "$work/ready" ] || [ "$(stat -c %s "$trace" 2>/dev/null || echo 0)" -lt 20000 ]; do
+	kill -0 "$victim" 2>/dev/null || fail "churn_forever died before it was killed"
+	sleep 0.1
+done
+kill -9 "$victim"
+wait "$victim" || true
+
+prefix=$(complete_prefix "$trace")
+size=$(stat -c %s "$trace")
+echo "trace: $size bytes, whole blocks: $prefix bytes"
+[ "$prefix" -gt 0 ] || fail "no whole block in the trace"
+head -c "$prefix" "$trace" | zstd -tq || fail "zstd -t rejects the whole blocks"
+echo "ok: zstd -t accepts the $prefix bytes of whole blocks"
+
+set +e
+"$report" --json "$trace" >"$work/report.json" 2>"$work/report.stderr"
+status=$?
+set -e
+check_eq "report exit status" 0 "$status"
+check_eq "trace complete" false "$(jq .trace.complete "$work/report.json")"
+check_eq "image complete" false "$(jq '.processes[0].complete' "$work/report.json")"
+[ "$(jq '.processes[0].calls.malloc' "$work/report.json")" -gt 0 ] || fail "no malloc calls read"
+check_eq "warning lines" 1 "$(grep -c '^gittrace-report: ' "$work/report.stderr" || true)"
+echo "ok: $(cat "$work/report.stderr")"
+echo "PASS"
