@@ -53,6 +53,12 @@ struct cu_index {
 	size_t count;
 };
 
+/* A function symbol (.symtab, or .dynsym when stripped) by address. */
+struct sym_range {
+	Dwarf_Addr start, end; /* [start, end) in Dwfl addresses */
+	const char *name;      /* in the ELF file's string table */
+};
+
 struct module {
 	UT_hash_handle hh;
 	char *key; /* path, NUL, build-id bytes */
@@ -64,6 +70,9 @@ struct module {
 	Dwarf_Addr low, high; /* the module's span in Dwfl addresses */
 	struct addr_entry *addrs;
 	struct cu_index *cus;
+	struct sym_range *syms; /* sorted by start, one per address */
+	size_t sym_count;
+	int syms_loaded;
 };
 
 struct gt_symbols {
@@ -106,6 +115,7 @@ static void free_module(struct module *m)
 		free(c->ranges);
 		free(c);
 	}
+	free(m->syms);
 	if (m->dwfl)
 		dwfl_end(m->dwfl);
 	free(m->key);
@@ -398,6 +408,99 @@ static int inline_chain(Dwarf_Die *function, Dwarf_Addr pc, Dwarf_Die *chain, in
 	return n;
 }
 
+/* ---- the symbol table, for code without DWARF ---------------------- */
+
+/* Among symbols at one address: sized before sizeless, then global, weak,
+ * local, so the one kept is the one a reader would expect. */
+static int sym_rank(const GElf_Sym *sym)
+{
+	int bind = GELF_ST_BIND(sym->st_info);
+	int rank = bind == STB_GLOBAL ? 2 : bind == STB_WEAK ? 1 : 0;
+	return rank + (sym->st_size ? 4 : 0);
+}
+
+struct sym_sort {
+	struct sym_range r;
+	int rank;
+};
+
+static int compare_syms(const void *a, const void *b)
+{
+	const struct sym_sort *x = a, *y = b;
+	if (x->r.start != y->r.start)
+		return (x->r.start > y->r.start) - (x->r.start < y->r.start);
+	if (x->rank != y->rank)
+		return y->rank - x->rank;
+	return strcmp(x->r.name, y->r.name);
+}
+
+/*
+ * Sorts the module's function symbols once. dwfl_module_addrinfo would
+ * answer the same question, but it scans the whole table on every call,
+ * which the ~100k addresses of a big trace cannot afford.
+ */
+static void load_syms(struct module *m)
+{
+	m->syms_loaded = 1;
+	int count = dwfl_module_getsymtab(m->mod);
+	if (count <= 0)
+		return;
+	struct sym_sort *all = malloc((size_t)count * sizeof(*all));
+	if (!all)
+		return;
+	size_t n = 0;
+	for (int i = 1; i < count; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		const char *name =
+			dwfl_module_getsym_info(m->mod, i, &sym, &addr, &shndx, NULL, NULL);
+		int type = GELF_ST_TYPE(sym.st_info);
+		if (!name || !name[0] || shndx == SHN_UNDEF ||
+		    (type != STT_FUNC && type != STT_GNU_IFUNC))
+			continue;
+		all[n++] = (struct sym_sort){{addr, addr + sym.st_size, name}, sym_rank(&sym)};
+	}
+	qsort(all, n, sizeof(*all), compare_syms);
+	m->syms = malloc((n ? n : 1) * sizeof(*m->syms));
+	if (!m->syms) {
+		free(all);
+		return;
+	}
+	size_t kept = 0;
+	for (size_t i = 0; i < n; i++)
+		if (kept == 0 || m->syms[kept - 1].start != all[i].r.start)
+			m->syms[kept++] = all[i].r;
+	/* A symbol without a size (hand-written assembly) reaches up to the
+	 * next symbol. */
+	for (size_t i = 0; i < kept; i++)
+		if (m->syms[i].end == m->syms[i].start)
+			m->syms[i].end = i + 1 < kept ? m->syms[i + 1].start : m->high;
+	m->sym_count = kept;
+	free(all);
+}
+
+/* The name of the function symbol containing addr, or NULL. */
+static const char *symbol_name(struct module *m, Dwarf_Addr addr)
+{
+	if (!m->syms_loaded)
+		load_syms(m);
+	size_t lo = 0, hi = m->sym_count;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* Usually the closest symbol below addr contains it; a few steps back
+	 * find an outer function that a small symbol sits inside. */
+	for (size_t i = lo, steps = 0; i > 0 && steps < 8; i--, steps++)
+		if (addr < m->syms[i - 1].end)
+			return m->syms[i - 1].name;
+	return NULL;
+}
+
 /* ---- building the frames of one address ---------------------------- */
 
 /* The source file numbered idx in the line table of die's CU. */
@@ -437,11 +540,12 @@ static int build_frames(struct gt_symbols *syms, struct module *m, Dwarf_Addr ad
 	if (n == 0) {
 		/* No DWARF function here: the symbol table (.symtab, or
 		 * .dynsym in a stripped file) may still name it. */
-		GElf_Off off;
-		GElf_Sym sym;
-		const char *name = dwfl_module_addrinfo(m->mod, addr, &off, &sym, NULL, NULL, NULL);
-		frames[0] = (struct gt_frame_info){
-			intern(syms, name), intern(syms, line_file), line_no, m->path, 0, 0};
+		frames[0] = (struct gt_frame_info){intern(syms, symbol_name(m, addr)),
+						   intern(syms, line_file),
+						   line_no,
+						   m->path,
+						   0,
+						   0};
 		return 1;
 	}
 
@@ -468,13 +572,9 @@ static int build_frames(struct gt_symbols *syms, struct module *m, Dwarf_Addr ad
 			}
 		}
 	}
-	if (!frames[n - 1].function) {
-		/* An unnamed DWARF function: the symbol table may know it. */
-		GElf_Off off;
-		GElf_Sym sym;
-		frames[n - 1].function = intern(
-			syms, dwfl_module_addrinfo(m->mod, addr, &off, &sym, NULL, NULL, NULL));
-	}
+	/* An unnamed DWARF function: the symbol table may know it. */
+	if (!frames[n - 1].function)
+		frames[n - 1].function = intern(syms, symbol_name(m, addr));
 	return n;
 }
 
