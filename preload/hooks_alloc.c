@@ -1,0 +1,166 @@
+/*
+ * Hooks of the malloc family. Each passes its arguments and result through
+ * untouched and records the call when tracing is on. When a call cannot be
+ * recorded (tracer off, or made by the tracer itself) it goes straight to
+ * the real function, or to the bootstrap arena while dlsym is still
+ * finding the real functions.
+ */
+#include "record.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void *untraced_malloc(size_t size)
+{
+	if (!gt_real_malloc)
+		gt_resolve_real();
+	return gt_real_malloc ? gt_real_malloc(size) : gt_arena_alloc(size, 0);
+}
+
+static void *untraced_calloc(size_t nmemb, size_t size)
+{
+	if (!gt_real_calloc)
+		gt_resolve_real();
+	if (gt_real_calloc)
+		return gt_real_calloc(nmemb, size);
+	if (size && nmemb > SIZE_MAX / size)
+		return NULL;
+	return gt_arena_alloc(nmemb * size, 0);
+}
+
+/* realloc of arena memory: move it into real memory, never free it. */
+static void *realloc_from_arena(void *ptr, size_t size)
+{
+	void *p = GT_HOOK_NAME(malloc)(size);
+	if (p) {
+		size_t old = gt_arena_size(ptr);
+		memcpy(p, ptr, old < size ? old : size);
+	}
+	return p;
+}
+
+static void *untraced_realloc(void *ptr, size_t size)
+{
+	if (!gt_real_realloc)
+		gt_resolve_real();
+	if (gt_real_realloc)
+		return gt_real_realloc(ptr, size);
+	void *p = gt_arena_alloc(size, 0);
+	if (p && ptr)
+		memcpy(p, ptr, gt_arena_size(ptr) < size ? gt_arena_size(ptr) : size);
+	return p;
+}
+
+GT_EXPORT void *GT_HOOK_NAME(malloc)(size_t size)
+{
+	if (!gt_enter())
+		return untraced_malloc(size);
+	uint64_t t0 = gt_now_ns();
+	void *r = gt_real_malloc(size);
+	gt_record(GT_FN_MALLOC, t0, gt_now_ns(), 2, size, GT_U(r), 0, 0);
+	gt_leave();
+	return r;
+}
+
+GT_EXPORT void *GT_HOOK_NAME(calloc)(size_t nmemb, size_t size)
+{
+	if (!gt_enter())
+		return untraced_calloc(nmemb, size);
+	uint64_t t0 = gt_now_ns();
+	void *r = gt_real_calloc(nmemb, size);
+	gt_record(GT_FN_CALLOC, t0, gt_now_ns(), 3, nmemb, size, GT_U(r), 0);
+	gt_leave();
+	return r;
+}
+
+GT_EXPORT void *GT_HOOK_NAME(realloc)(void *ptr, size_t size)
+{
+	if (ptr && gt_arena_owns(ptr))
+		return realloc_from_arena(ptr, size);
+	if (!gt_enter())
+		return untraced_realloc(ptr, size);
+	uint64_t t0 = gt_now_ns();
+	void *r = gt_real_realloc(ptr, size);
+	gt_record(GT_FN_REALLOC, t0, gt_now_ns(), 3, GT_U(ptr), size, GT_U(r), 0);
+	gt_leave();
+	return r;
+}
+
+GT_EXPORT void *GT_HOOK_NAME(reallocarray)(void *ptr, size_t nmemb, size_t size)
+{
+	if (ptr && gt_arena_owns(ptr)) {
+		if (size && nmemb > SIZE_MAX / size) {
+			errno = ENOMEM;
+			return NULL;
+		}
+		return realloc_from_arena(ptr, nmemb * size);
+	}
+	if (!gt_enter()) {
+		if (!gt_real_reallocarray)
+			gt_resolve_real();
+		return gt_real_reallocarray(ptr, nmemb, size);
+	}
+	uint64_t t0 = gt_now_ns();
+	void *r = gt_real_reallocarray(ptr, nmemb, size);
+	gt_record(GT_FN_REALLOCARRAY, t0, gt_now_ns(), 4, GT_U(ptr), nmemb, size, GT_U(r));
+	gt_leave();
+	return r;
+}
+
+GT_EXPORT void GT_HOOK_NAME(free)(void *ptr)
+{
+	if (ptr && gt_arena_owns(ptr))
+		return; /* bootstrap memory is never returned */
+	if (!gt_enter()) {
+		if (!gt_real_free)
+			gt_resolve_real();
+		if (gt_real_free)
+			gt_real_free(ptr);
+		return;
+	}
+	uint64_t t0 = gt_now_ns();
+	gt_real_free(ptr);
+	gt_record(GT_FN_FREE, t0, gt_now_ns(), 1, GT_U(ptr), 0, 0, 0);
+	gt_leave();
+}
+
+GT_EXPORT int GT_HOOK_NAME(posix_memalign)(void **memptr, size_t alignment, size_t size)
+{
+	if (!gt_enter()) {
+		if (!gt_real_posix_memalign)
+			gt_resolve_real();
+		return gt_real_posix_memalign(memptr, alignment, size);
+	}
+	uint64_t t0 = gt_now_ns();
+	int ret = gt_real_posix_memalign(memptr, alignment, size);
+	gt_record(GT_FN_POSIX_MEMALIGN, t0, gt_now_ns(), 4, alignment, size,
+		  ret == 0 ? GT_U(*memptr) : 0, (uint64_t)ret);
+	gt_leave();
+	return ret;
+}
+
+/*
+ * aligned_alloc, memalign, valloc and pvalloc share one shape; the recorded
+ * arguments (the trailing macro arguments) may name the result r.
+ */
+#define GT_ALIGNED_HOOK(name, fn, params, call_args, nrec, ...)                                    \
+	GT_EXPORT void *GT_HOOK_NAME(name) params                                                  \
+	{                                                                                          \
+		if (!gt_enter()) {                                                                 \
+			if (!gt_real_##name)                                                       \
+				gt_resolve_real();                                                 \
+			return gt_real_##name call_args;                                           \
+		}                                                                                  \
+		uint64_t t0 = gt_now_ns();                                                         \
+		void *r = gt_real_##name call_args;                                                \
+		gt_record(fn, t0, gt_now_ns(), nrec, __VA_ARGS__);                                 \
+		gt_leave();                                                                        \
+		return r;                                                                          \
+	}
+
+GT_ALIGNED_HOOK(aligned_alloc, GT_FN_ALIGNED_ALLOC, (size_t alignment, size_t size),
+		(alignment, size), 3, alignment, size, GT_U(r), 0)
+GT_ALIGNED_HOOK(memalign, GT_FN_MEMALIGN, (size_t alignment, size_t size), (alignment, size), 3,
+		alignment, size, GT_U(r), 0)
+GT_ALIGNED_HOOK(valloc, GT_FN_VALLOC, (size_t size), (size), 2, size, GT_U(r), 0, 0)
+GT_ALIGNED_HOOK(pvalloc, GT_FN_PVALLOC, (size_t size), (size), 2, size, GT_U(r), 0, 0)

@@ -1,0 +1,134 @@
+/*
+ * Hooks of the mapping calls. An mmap record carries the path behind the
+ * descriptor at the time of the call: git closes a pack's descriptor right
+ * after mapping it, so the analyzer could not find out later.
+ *
+ * Maps that glibc makes internally (large malloc blocks, the loader) do
+ * not pass through here: an interposer cannot see them.
+ */
+#include "record.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* Writes the path of fd (without NUL) to out; returns its length, 0 if none. */
+static size_t fd_path(int fd, char *out, size_t cap)
+{
+	char link[40] = "/proc/self/fd/";
+	gt_utoa((uint64_t)fd, link + strlen(link));
+	ssize_t n = readlink(link, out, cap);
+	return n > 0 && (size_t)n < cap ? (size_t)n : 0;
+}
+
+static void record_mmap(enum gt_fn fn, uint64_t t0, uint64_t t1, void *addr, size_t len, int prot,
+			int flags, int fd, uint64_t offset, void *r)
+{
+	uint8_t args[7 * GT_UV_MAX + GT_UV_MAX + PATH_MAX];
+	char path[PATH_MAX];
+	int saved_errno = errno;
+	size_t plen = (flags & MAP_ANONYMOUS) || fd < 0 ? 0 : fd_path(fd, path, sizeof(path));
+	uint8_t *p = gt_put_uv(args, GT_U(addr));
+	p = gt_put_uv(p, len);
+	p = gt_put_uv(p, (uint64_t)prot);
+	p = gt_put_uv(p, (uint64_t)(unsigned)flags);
+	p = gt_put_sv(p, fd);
+	p = gt_put_uv(p, offset);
+	p = gt_put_uv(p, GT_U(r));
+	p = gt_put_uv(p, plen);
+	memcpy(p, path, plen);
+	gt_stream_call(fn, t0, t1 - t0, args, (size_t)(p + plen - args));
+	errno = saved_errno;
+}
+
+/* Before the real functions are known, go to the kernel directly. */
+static void *raw_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t offset)
+{
+	long r = syscall(SYS_mmap, addr, len, prot, flags, fd, offset);
+	if (r < 0 && r > -4096) {
+		errno = (int)-r;
+		return MAP_FAILED;
+	}
+	return (void *)r;
+}
+
+GT_EXPORT void *GT_HOOK_NAME(mmap)(void *addr, size_t len, int prot, int flags, int fd,
+				   off_t offset)
+{
+	if (!gt_enter()) {
+		if (!gt_real_mmap)
+			gt_resolve_real();
+		return gt_real_mmap ? gt_real_mmap(addr, len, prot, flags, fd, offset)
+				    : raw_mmap(addr, len, prot, flags, fd, offset);
+	}
+	uint64_t t0 = gt_now_ns();
+	void *r = gt_real_mmap(addr, len, prot, flags, fd, offset);
+	record_mmap(GT_FN_MMAP, t0, gt_now_ns(), addr, len, prot, flags, fd, (uint64_t)offset, r);
+	gt_leave();
+	return r;
+}
+
+GT_EXPORT void *GT_HOOK_NAME(mmap64)(void *addr, size_t len, int prot, int flags, int fd,
+				     off64_t offset)
+{
+	if (!gt_enter()) {
+		if (!gt_real_mmap64)
+			gt_resolve_real();
+		return gt_real_mmap64 ? gt_real_mmap64(addr, len, prot, flags, fd, offset)
+				      : raw_mmap(addr, len, prot, flags, fd, (off_t)offset);
+	}
+	uint64_t t0 = gt_now_ns();
+	void *r = gt_real_mmap64(addr, len, prot, flags, fd, offset);
+	record_mmap(GT_FN_MMAP64, t0, gt_now_ns(), addr, len, prot, flags, fd, (uint64_t)offset, r);
+	gt_leave();
+	return r;
+}
+
+GT_EXPORT int GT_HOOK_NAME(munmap)(void *addr, size_t len)
+{
+	if (!gt_enter()) {
+		if (!gt_real_munmap)
+			gt_resolve_real();
+		return gt_real_munmap ? gt_real_munmap(addr, len)
+				      : (int)syscall(SYS_munmap, addr, len);
+	}
+	uint64_t t0 = gt_now_ns();
+	int r = gt_real_munmap(addr, len);
+	gt_record(GT_FN_MUNMAP, t0, gt_now_ns(), 3, GT_U(addr), len, gt_zigzag(r), 0);
+	gt_leave();
+	return r;
+}
+
+GT_EXPORT void *GT_HOOK_NAME(mremap)(void *old_addr, size_t old_len, size_t new_len, int flags, ...)
+{
+	void *new_addr = NULL;
+	if (flags & MREMAP_FIXED) {
+		va_list ap;
+		va_start(ap, flags);
+		new_addr = va_arg(ap, void *);
+		va_end(ap);
+	}
+	if (!gt_enter()) {
+		if (!gt_real_mremap)
+			gt_resolve_real();
+		return gt_real_mremap(old_addr, old_len, new_len, flags, new_addr);
+	}
+	uint64_t t0 = gt_now_ns();
+	void *r = gt_real_mremap(old_addr, old_len, new_len, flags, new_addr);
+	uint64_t t1 = gt_now_ns();
+	uint8_t args[6 * GT_UV_MAX];
+	int saved_errno = errno;
+	uint8_t *p = gt_put_uv(args, GT_U(old_addr));
+	p = gt_put_uv(p, old_len);
+	p = gt_put_uv(p, new_len);
+	p = gt_put_uv(p, (uint64_t)(unsigned)flags);
+	p = gt_put_uv(p, GT_U(new_addr));
+	p = gt_put_uv(p, GT_U(r));
+	gt_stream_call(GT_FN_MREMAP, t0, t1 - t0, args, (size_t)(p - args));
+	errno = saved_errno;
+	gt_leave();
+	return r;
+}

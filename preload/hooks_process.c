@@ -1,0 +1,165 @@
+/*
+ * Hooks at the edges of a process image. Before an exec or _exit the image
+ * writes everything it holds and its END record, since no destructor will
+ * run; exit() only notes the status for the destructor's END. dlopen
+ * re-announces the module map so stacks through the new library resolve.
+ */
+#include "record.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* Ends the image before an exec; the real exec follows. */
+static void before_exec(void)
+{
+	if (!gt_enter())
+		return;
+	gt_image_end(GT_END_EXEC, -1);
+	gt_leave();
+}
+
+/* The exec returned, so it failed: the image goes on. */
+static int after_failed_exec(int ret)
+{
+	int err = errno;
+	if (gt_enter()) {
+		gt_image_exec_failed(err);
+		gt_leave();
+	}
+	errno = err;
+	return ret;
+}
+
+/* Resolves the real functions if no hook has done so yet. */
+static void need_real(void)
+{
+	if (!gt_real_execve)
+		gt_resolve_real();
+}
+
+GT_EXPORT int GT_HOOK_NAME(execve)(const char *path, char *const argv[], char *const envp[])
+{
+	need_real();
+	before_exec();
+	return after_failed_exec(gt_real_execve(path, argv, envp));
+}
+
+GT_EXPORT int GT_HOOK_NAME(execv)(const char *path, char *const argv[])
+{
+	need_real();
+	before_exec();
+	return after_failed_exec(gt_real_execv(path, argv));
+}
+
+GT_EXPORT int GT_HOOK_NAME(execvp)(const char *file, char *const argv[])
+{
+	need_real();
+	before_exec();
+	return after_failed_exec(gt_real_execvp(file, argv));
+}
+
+GT_EXPORT int GT_HOOK_NAME(execvpe)(const char *file, char *const argv[], char *const envp[])
+{
+	need_real();
+	before_exec();
+	return after_failed_exec(gt_real_execvpe(file, argv, envp));
+}
+
+GT_EXPORT int GT_HOOK_NAME(fexecve)(int fd, char *const argv[], char *const envp[])
+{
+	need_real();
+	before_exec();
+	return after_failed_exec(gt_real_fexecve(fd, argv, envp));
+}
+
+/*
+ * The execl family: collect the variadic list into an array on the stack
+ * (no allocation: the program may be in a forked child of a threaded
+ * parent) and go through the hooks above.
+ */
+static size_t count_args(const char *arg0, va_list ap)
+{
+	size_t n = 1;
+	for (const char *a = arg0; a; a = va_arg(ap, const char *))
+		n++;
+	return n;
+}
+
+#define GT_COLLECT_ARGS(argv, arg0, last)                                                          \
+	va_list ap;                                                                                \
+	va_start(ap, last);                                                                        \
+	size_t argc_ = count_args(arg0, ap);                                                       \
+	va_end(ap);                                                                                \
+	char *argv[argc_];                                                                         \
+	va_start(ap, last);                                                                        \
+	argv[0] = (char *)(arg0);                                                                  \
+	for (size_t i_ = 1; i_ < argc_; i_++)                                                      \
+		argv[i_] = va_arg(ap, char *);
+
+GT_EXPORT int GT_HOOK_NAME(execl)(const char *path, const char *arg, ...)
+{
+	GT_COLLECT_ARGS(argv, arg, arg)
+	va_end(ap);
+	return GT_HOOK_NAME(execv)(path, argv);
+}
+
+GT_EXPORT int GT_HOOK_NAME(execlp)(const char *file, const char *arg, ...)
+{
+	GT_COLLECT_ARGS(argv, arg, arg)
+	va_end(ap);
+	return GT_HOOK_NAME(execvp)(file, argv);
+}
+
+GT_EXPORT int GT_HOOK_NAME(execle)(const char *path, const char *arg, ...)
+{
+	GT_COLLECT_ARGS(argv, arg, arg)
+	char *const *envp = va_arg(ap, char *const *);
+	va_end(ap);
+	return GT_HOOK_NAME(execve)(path, argv, envp);
+}
+
+GT_EXPORT void GT_HOOK_NAME(exit)(int status)
+{
+	need_real();
+	gt_exit_status = status;
+	gt_real_exit(status);
+	__builtin_unreachable();
+}
+
+/* _exit and _Exit skip destructors: end the image here. */
+static void end_before_underscore_exit(int status)
+{
+	need_real();
+	if (gt_enter()) {
+		gt_image_end(GT_END_UNDERSCORE_EXIT, status);
+		gt_leave();
+	}
+}
+
+GT_EXPORT void GT_HOOK_NAME(_exit)(int status)
+{
+	end_before_underscore_exit(status);
+	gt_real__exit(status);
+	__builtin_unreachable();
+}
+
+GT_EXPORT void GT_HOOK_NAME(_Exit)(int status)
+{
+	end_before_underscore_exit(status);
+	gt_real__Exit(status);
+	__builtin_unreachable();
+}
+
+GT_EXPORT void *GT_HOOK_NAME(dlopen)(const char *file, int mode)
+{
+	need_real();
+	void *handle = gt_real_dlopen(file, mode);
+	if (handle && gt_enter()) {
+		int saved_errno = errno;
+		gt_image_modules();
+		errno = saved_errno;
+		gt_leave();
+	}
+	return handle;
+}

@@ -1,0 +1,244 @@
+/*
+ * The identity of a process image and the records that frame its calls:
+ * IMAGE (who: pid, ppid, argv, executable, how it started), MODULE (what
+ * was loaded where, to symbolize stacks offline) and END (CPU time, exit
+ * reason, how many calls were recorded or dropped).
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <link.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+/* An IMAGE record must fit a buffer of the smallest allowed size. */
+#define GT_ARGV_MAX	  (16 << 10)
+#define GT_ENV_MAX	  16
+#define GT_ENV_LEN	  1024
+#define GT_IMAGE_BODY_MAX (GT_ARGV_MAX + GT_ENV_MAX * (GT_ENV_LEN + GT_UV_MAX) + 2 * PATH_MAX + 256)
+
+extern char **environ;
+
+uint64_t gt_image_id;
+
+/* rusage at image start: rusage survives exec, END reports the difference. */
+static struct rusage start_usage;
+
+uint64_t gt_image_new_id(void)
+{
+	uint64_t id = 0;
+	if (getrandom(&id, sizeof(id), GRND_NONBLOCK) != sizeof(id))
+		id = gt_now_ns() ^ ((uint64_t)getpid() << 40);
+	return id ? id : 1;
+}
+
+static uint8_t *put_str(uint8_t *p, const char *s, size_t len)
+{
+	p = gt_put_uv(p, len);
+	memcpy(p, s, len);
+	return p + len;
+}
+
+static uint64_t realtime_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Reads argv from /proc/self/cmdline (works before main, in any thread). */
+static size_t read_cmdline(char *buf, size_t cap)
+{
+	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+	size_t len = 0;
+	if (fd < 0)
+		return 0;
+	while (len < cap) {
+		ssize_t n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	/* Cut a truncated last argument at the last complete one. */
+	while (len && buf[len - 1] != '\0')
+		len--;
+	return len;
+}
+
+/* The environment that changes what the allocator does or costs. */
+static int allocator_relevant(const char *var)
+{
+	static const char *const prefixes[] = {
+		"MALLOC_", "GLIBC_TUNABLES=", "LD_PRELOAD=", "GITTRACE_", "MIMALLOC_", "JEMALLOC_"};
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(var, prefixes[i], strlen(prefixes[i])))
+			return 1;
+	return 0;
+}
+
+static void write_image(int origin, uint64_t parent_image_id)
+{
+	static uint8_t body[GT_IMAGE_BODY_MAX]; /* only under the start/fork path */
+	static char args[GT_ARGV_MAX];
+	char path[PATH_MAX];
+	uint8_t *p = body;
+
+	p = gt_put_uv(p, (uint64_t)getpid());
+	p = gt_put_uv(p, (uint64_t)getppid());
+	p = gt_put_uv(p, realtime_ns());
+	p = gt_put_uv(p, gt_now_ns());
+	p = gt_put_uv(p, (uint64_t)origin);
+	p = gt_put_uv(p, parent_image_id);
+	p = gt_put_uv(p, sizeof(void *) * CHAR_BIT);
+	p = gt_put_uv(p, (uint64_t)sysconf(_SC_PAGESIZE));
+	p = gt_put_uv(p, gt_settings.stack_depth);
+
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path));
+	p = put_str(p, path, n > 0 ? (size_t)n : 0);
+	const char *cwd = getcwd(path, sizeof(path));
+	p = put_str(p, path, cwd ? strlen(path) : 0);
+
+	size_t len = read_cmdline(args, sizeof(args));
+	uint64_t argc = 0;
+	for (size_t i = 0; i < len; i++)
+		argc += args[i] == '\0';
+	p = gt_put_uv(p, argc);
+	for (size_t i = 0; i < len; i += strlen(args + i) + 1)
+		p = put_str(p, args + i, strlen(args + i));
+
+	/* Bounded so the record always fits: GT_ENV_MAX variables, each cut
+	 * at GT_ENV_LEN bytes. */
+	uint64_t envc = 0;
+	for (char **e = environ; e && *e && envc < GT_ENV_MAX; e++)
+		envc += allocator_relevant(*e);
+	p = gt_put_uv(p, envc);
+	for (char **e = environ; e && *e && envc; e++) {
+		if (!allocator_relevant(*e))
+			continue;
+		size_t elen = strlen(*e);
+		p = put_str(p, *e, elen < GT_ENV_LEN ? elen : GT_ENV_LEN);
+		envc--;
+	}
+	gt_stream_record(GT_REC_IMAGE, body, (size_t)(p - body));
+}
+
+/* Finds the GNU build-id note among a module's program headers. */
+static void build_id_of(const struct dl_phdr_info *info, const uint8_t **id, size_t *len)
+{
+	*id = NULL;
+	*len = 0;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_NOTE)
+			continue;
+		const uint8_t *p = (const uint8_t *)(info->dlpi_addr + ph->p_vaddr);
+		const uint8_t *end = p + ph->p_memsz;
+		while (p + sizeof(ElfW(Nhdr)) <= end) {
+			const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)p;
+			const uint8_t *name = p + sizeof(*nh);
+			const uint8_t *desc = name + ((nh->n_namesz + 3) & ~3u);
+			if (desc + nh->n_descsz > end)
+				break;
+			if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
+			    !memcmp(name, "GNU", 4)) {
+				*id = desc;
+				*len = nh->n_descsz;
+				return;
+			}
+			p = desc + ((nh->n_descsz + 3) & ~3u);
+		}
+	}
+}
+
+static int write_module(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	(void)data;
+	uint8_t body[PATH_MAX + 128 + 3 * GT_UV_MAX];
+	char exe[PATH_MAX];
+	const char *path = info->dlpi_name;
+	uint64_t span = 0;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type == PT_LOAD && ph->p_vaddr + ph->p_memsz > span)
+			span = ph->p_vaddr + ph->p_memsz;
+	}
+	if (!path || !*path) {
+		/* The main program has no name here. */
+		ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		exe[n > 0 ? n : 0] = '\0';
+		path = exe;
+	}
+	const uint8_t *id;
+	size_t id_len;
+	build_id_of(info, &id, &id_len);
+	size_t plen = strnlen(path, PATH_MAX);
+	if (id_len > 64)
+		id_len = 64;
+	uint8_t *p = gt_put_uv(body, info->dlpi_addr);
+	p = gt_put_uv(p, span);
+	p = put_str(p, path, plen);
+	p = put_str(p, (const char *)id, id_len);
+	gt_stream_record(GT_REC_MODULE, body, (size_t)(p - body));
+	return 0;
+}
+
+void gt_image_modules(void)
+{
+	dl_iterate_phdr(write_module, NULL);
+}
+
+void gt_image_begin(int origin, uint64_t parent_image_id)
+{
+	getrusage(RUSAGE_SELF, &start_usage);
+	write_image(origin, parent_image_id);
+	gt_image_modules();
+}
+
+static uint64_t tv_ns(struct timeval tv)
+{
+	return (uint64_t)tv.tv_sec * 1000000000u + (uint64_t)tv.tv_usec * 1000u;
+}
+
+static uint64_t since_start(uint64_t now, uint64_t then)
+{
+	return now > then ? now - then : 0;
+}
+
+void gt_image_end(enum gt_end_reason reason, int status)
+{
+	struct rusage ru;
+	uint8_t body[16 * GT_UV_MAX];
+	uint8_t *p = body;
+
+	getrusage(RUSAGE_SELF, &ru);
+	p = gt_put_uv(p, (uint64_t)reason);
+	p = gt_put_sv(p, status);
+	p = gt_put_uv(p, realtime_ns());
+	p = gt_put_uv(p, gt_now_ns());
+	p = gt_put_uv(p, since_start(tv_ns(ru.ru_utime), tv_ns(start_usage.ru_utime)));
+	p = gt_put_uv(p, since_start(tv_ns(ru.ru_stime), tv_ns(start_usage.ru_stime)));
+	p = gt_put_uv(p, (uint64_t)ru.ru_maxrss);
+	p = gt_put_uv(p, since_start((uint64_t)ru.ru_minflt, (uint64_t)start_usage.ru_minflt));
+	p = gt_put_uv(p, since_start((uint64_t)ru.ru_majflt, (uint64_t)start_usage.ru_majflt));
+	p = gt_put_uv(p, gt_stream_calls());
+	p = gt_put_uv(p, gt_stream_drops());
+	p = gt_put_uv(p, gt_stream_threads());
+	gt_stream_set_ended(1);
+	gt_stream_record(GT_REC_END, body, (size_t)(p - body)); /* flushes: ended */
+}
+
+void gt_image_exec_failed(int err)
+{
+	uint8_t body[GT_UV_MAX];
+	uint8_t *p = gt_put_sv(body, err);
+	gt_stream_set_ended(0);
+	gt_stream_record(GT_REC_EXEC_FAILED, body, (size_t)(p - body));
+}

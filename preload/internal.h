@@ -1,0 +1,255 @@
+/*
+ * Declarations shared by the files of libgittrace.so. Nothing here is
+ * exported: the library is built with -fvisibility=hidden and exports only
+ * the libc names it hooks.
+ *
+ * The pieces, in the order a call meets them:
+ *   hooks_*.c   the interposed functions: guard, time the real call, record
+ *   tracer.c    whether this call is recorded (state, recursion guard, start)
+ *   unwind.c    the caller's stack (libunwind)
+ *   stream.c    the image's ordered record buffer and its stack table
+ *   writer.c    compresses a full buffer into a block and appends it
+ *   image.c     identity of the process image: IMAGE, MODULE, END records
+ *   session.c   which file the run writes to, opened safely
+ *   settings.c  GITTRACE_* environment settings
+ *   bootstrap.c real functions and the arena that serves dlsym's early calls
+ *   log.c       allocation-free warnings on stderr
+ */
+#ifndef GT_PRELOAD_INTERNAL_H
+#define GT_PRELOAD_INTERNAL_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "gittrace/format.h"
+#include "interpose.h"
+
+#define GT_INTERNAL __attribute__((visibility("hidden")))
+#define GT_TLS	    __attribute__((tls_model("initial-exec"))) __thread
+
+/* ---- bootstrap.c ---------------------------------------------------- */
+
+/* Pointers to the real functions, NULL until gt_resolve_real() ran. */
+#define GT_HOOK(ret, name, params) extern ret(*gt_real_##name) params;
+#include "hooks.def"
+
+/*
+ * Looks up every real function. Safe to call from any hook, any number of
+ * times: the first call resolves; calls made while dlsym runs (it may
+ * allocate) see NULL pointers and are served by the arena below.
+ */
+void gt_resolve_real(void);
+
+/* Early allocations while dlsym runs. Never passed to the real free. */
+void *gt_arena_alloc(size_t size, size_t align);
+int gt_arena_owns(const void *ptr);
+size_t gt_arena_size(const void *ptr);
+
+/*
+ * Memory for the tracer itself, straight from the kernel (never through
+ * the hooked allocator). gt_pages returns zeroed memory or NULL.
+ */
+void *gt_pages(size_t size);
+void gt_pages_free(void *p, size_t size);
+/* Grows a gt_pages block, moving it if needed; NULL on failure (the old
+ * block stays valid). */
+void *gt_pages_grow(void *p, size_t old_size, size_t new_size);
+
+/* ---- log.c ---------------------------------------------------------- */
+
+/*
+ * Writes "gittrace: " and the given strings (NULL-terminated list) and a
+ * newline to stderr with one write(2). Allocation-free, async-signal-safe.
+ */
+void gt_warn(const char *first, ...) __attribute__((sentinel));
+
+/* Formats v in decimal into buf (at least 21 bytes); returns buf. */
+char *gt_utoa(uint64_t v, char *buf);
+
+/* ---- settings.c ----------------------------------------------------- */
+
+struct gt_settings {
+	const char *output;	    /* GITTRACE_OUTPUT, or NULL */
+	unsigned stack_depth;	    /* 0: counting mode */
+	size_t buffer_size;	    /* bytes of records per block */
+	int zstd_level;		    /* compression level */
+	uint64_t flush_interval_ns; /* flush a block at least this often */
+	unsigned file_mode;	    /* mode of a new trace file */
+};
+
+/* Bounds the stack space a hook uses (the addresses and their encoding). */
+#define GT_MAX_STACK_DEPTH 128
+
+/*
+ * Reads the GITTRACE_* settings with secure_getenv (ignored in setuid
+ * programs). An invalid value gets the default and, if warn is set, one
+ * warning line.
+ */
+void gt_settings_load(struct gt_settings *s, int warn);
+
+/* ---- clock ---------------------------------------------------------- */
+
+static inline uint64_t gt_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- tracer.c ------------------------------------------------------- */
+
+/* Set while this thread runs tracer code: nested calls pass through. */
+extern GT_TLS int gt_in_tracer;
+
+enum gt_state { GT_STATE_NEW, GT_STATE_STARTING, GT_STATE_ON, GT_STATE_OFF };
+extern int gt_state; /* enum gt_state, accessed atomically */
+
+extern struct gt_settings gt_settings;
+
+/*
+ * Decides whether the calling hook records this call. Returns 1 with the
+ * recursion guard taken (the caller must gt_leave()), 0 if the call is
+ * to pass through untraced: tracing is off, or this thread is inside the
+ * tracer already. Starts tracing on the first call of the process.
+ */
+int gt_enter_slow(void);
+
+static inline int gt_enter(void)
+{
+	if (gt_in_tracer)
+		return 0;
+	if (__atomic_load_n(&gt_state, __ATOMIC_ACQUIRE) != GT_STATE_ON)
+		return gt_enter_slow();
+	gt_in_tracer = 1;
+	return 1;
+}
+
+static inline void gt_leave(void)
+{
+	gt_in_tracer = 0;
+}
+
+/*
+ * Turns tracing off for good in this process and its descendants (they
+ * inherit the decision through the environment), after one warning made of
+ * the given strings. Safe to call from any thread, any number of times.
+ */
+void gt_disable(const char *first, ...) __attribute__((sentinel));
+
+/* ---- unwind.c ------------------------------------------------------- */
+
+/*
+ * Fills ips with the caller's return addresses, innermost first, without
+ * the tracer's own frames. Returns how many (at most max). Runs with the
+ * guard held; may allocate through libunwind (passes through untraced).
+ */
+int gt_unwind(uintptr_t *ips, int max);
+
+/* Records the address range of libgittrace itself, to skip its frames. */
+void gt_unwind_init(void);
+
+/* ---- stream.c ------------------------------------------------------- */
+
+/*
+ * Appends one CALL record for the calling thread: fn, its start time and
+ * duration, the stack (captured here unless in counting mode) and the
+ * arguments already encoded (args, args_len bytes, at most GT_ARGS_MAX).
+ * Called with the guard held.
+ */
+#define GT_ARGS_MAX (8 * GT_UV_MAX + 4200)
+void gt_stream_call(enum gt_fn fn, uint64_t start_ns, uint64_t duration_ns, const uint8_t *args,
+		    size_t args_len);
+
+/*
+ * Appends one record (tag + body) to the stream, flushing first if needed.
+ * For image.c's IMAGE/MODULE/END records. Called with the guard held.
+ */
+void gt_stream_record(enum gt_record_tag tag, const uint8_t *body, size_t len);
+
+/* Writes out what the stream holds (a block), if anything. Guard held. */
+void gt_stream_flush(void);
+
+/*
+ * After the image's END record: every later call is written at once, so
+ * that calls made by exit handlers or other threads after the end are not
+ * lost. Cleared again by an exec that failed.
+ */
+void gt_stream_set_ended(int ended);
+
+/* Sets up the stream for a new image (at start and in a forked child). */
+int gt_stream_init(uint64_t image_id);
+void gt_stream_reset_after_fork(uint64_t image_id);
+
+/* Calls recorded and dropped by this image so far. */
+uint64_t gt_stream_calls(void);
+uint64_t gt_stream_drops(void);
+uint32_t gt_stream_threads(void);
+
+/* ---- stacks.c ------------------------------------------------------- */
+
+/*
+ * The image's table of distinct stacks. Returns the id of the stack (from
+ * 1), adding it if new (*is_new set to 1, else 0); 0 if it could not be
+ * stored (out of memory). Called with the stream lock held.
+ */
+uint32_t gt_stacks_intern(const uintptr_t *ips, int depth, int *is_new);
+/* Forgets every stack: ids restart at 1 (a new image). */
+void gt_stacks_reset(void);
+
+/* ---- writer.c ------------------------------------------------------- */
+
+struct gt_writer {
+	int fd;		      /* the trace file, O_APPEND */
+	dev_t dev;	      /* its identity, to notice that the program */
+	ino_t ino;	      /* closed the fd and reused the number */
+	uint64_t fsize_limit; /* RLIMIT_FSIZE, or UINT64_MAX */
+};
+
+extern struct gt_writer gt_writer;
+
+/*
+ * Compresses raw_len bytes of records into one block and appends it with a
+ * single write. On any failure tracing is disabled with one warning.
+ * Returns 0 on success, -1 on failure. Called with the stream lock held.
+ */
+int gt_writer_write_block(const struct gt_block_header *h, const uint8_t *raw, size_t raw_len);
+
+/* Prepares the compressor; 0 or -1 (then tracing is disabled). */
+int gt_writer_init(void);
+/* In a forked child: the compressor state may be mid-use by a thread that
+ * does not exist there. */
+void gt_writer_reset_after_fork(void);
+
+/* ---- session.c ------------------------------------------------------ */
+
+/*
+ * Opens the run's trace file: the root of a run creates it (safely, see
+ * session.c) and tells descendants through GITTRACE_SESSION; a descendant
+ * opens the same file. Fills gt_writer. Returns 0, or -1 after disabling
+ * tracing with a warning. *origin is set to GT_ORIGIN_ROOT or EXEC.
+ */
+int gt_session_open(int *origin);
+
+/* ---- image.c -------------------------------------------------------- */
+
+/* Writes IMAGE and MODULE records of a new image. */
+void gt_image_begin(int origin, uint64_t parent_image_id);
+/* Writes the MODULE records again (after dlopen). */
+void gt_image_modules(void);
+/* Writes END and flushes; later calls are written at once. */
+void gt_image_end(enum gt_end_reason reason, int status);
+/* The exec announced by gt_image_end failed: the image goes on. */
+void gt_image_exec_failed(int err);
+/* A new random id for an image. */
+uint64_t gt_image_new_id(void);
+extern uint64_t gt_image_id;
+
+/* Status given to exit(), recorded by the exit hook for the END record. */
+extern int gt_exit_status;
+
+#endif /* GT_PRELOAD_INTERNAL_H */

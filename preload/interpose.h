@@ -1,0 +1,24 @@
+/*
+ * How a hook is named on each platform.
+ *
+ * Linux (interpose_linux.c): LD_PRELOAD puts libgittrace first in the
+ * symbol search order, so a hook simply *is* `malloc`, exported; the real
+ * one is found with dlsym(RTLD_NEXT).
+ *
+ * macOS (interpose_darwin.c): dyld's two-level namespace ignores that
+ * order; instead a `__DATA,__interpose` table pairs each hook with the
+ * function it replaces, so hooks get names of their own and the real
+ * function is called directly by name.
+ */
+#ifndef GT_INTERPOSE_H
+#define GT_INTERPOSE_H
+
+#define GT_EXPORT __attribute__((visibility("default")))
+
+#ifdef __APPLE__
+#define GT_HOOK_NAME(name) gt_hook_##name
+#else
+#define GT_HOOK_NAME(name) name
+#endif
+
+#endif /* GT_INTERPOSE_H */

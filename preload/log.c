@@ -1,0 +1,53 @@
+/*
+ * Warnings from inside the traced program. No stdio and no allocation:
+ * this runs inside malloc hooks, in forked children and at exit.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+#include <unistd.h>
+
+char *gt_utoa(uint64_t v, char *buf)
+{
+	char tmp[21];
+	int n = 0;
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (int i = 0; i < n; i++)
+		buf[i] = tmp[n - 1 - i];
+	buf[n] = '\0';
+	return buf;
+}
+
+/* Copies s after the len bytes already in line (capacity cap); returns the new length. */
+static size_t append(char *line, size_t len, size_t cap, const char *s)
+{
+	size_t n = strlen(s);
+	if (n > cap - len)
+		n = cap - len;
+	memcpy(line + len, s, n);
+	return len + n;
+}
+
+void gt_warn(const char *first, ...)
+{
+	char line[1024];
+	size_t cap = sizeof(line) - 1; /* room for the newline */
+	int saved_errno = errno;
+	va_list ap;
+
+	size_t len = append(line, 0, cap, "gittrace: ");
+	va_start(ap, first);
+	for (const char *s = first; s; s = va_arg(ap, const char *))
+		len = append(line, len, cap, s);
+	va_end(ap);
+	line[len++] = '\n';
+	/* One write: the line is not interleaved with git's own stderr. */
+	while (write(STDERR_FILENO, line, len) < 0 && errno == EINTR)
+		;
+	errno = saved_errno;
+}

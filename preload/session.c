@@ -1,0 +1,184 @@
+/*
+ * Which file a traced run writes, and how it is opened.
+ *
+ * The first traced process of a run (the root) creates the file and puts
+ * its absolute path in GITTRACE_SESSION in its own environment, which git
+ * passes on to every child it starts. A process that finds
+ * GITTRACE_SESSION opens that file for appending instead of starting a
+ * file of its own, so one run writes exactly one file. A root that cannot
+ * trace sets GITTRACE_SESSION to "-": its descendants then stay untraced
+ * and silent, and the user sees one warning, not one per process.
+ *
+ * Safety: the file is created with O_NOFOLLOW (a symlink planted at the
+ * path is refused, never followed), mode 0600 unless GITTRACE_FILE_MODE
+ * says otherwise; a default name is created with O_EXCL so an existing
+ * file is never clobbered; only a path the user named is truncated.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define SESSION_VAR "GITTRACE_SESSION"
+#define SESSION_OFF "-"
+
+/* Keep our descriptor away from the low numbers a program juggles. */
+#define GT_FD_FLOOR 700
+
+struct gt_writer gt_writer = {.fd = -1};
+
+/* Appends s to buf (capacity cap, NUL-terminated); -1 if it does not fit. */
+static int path_append(char *buf, size_t cap, const char *s)
+{
+	size_t len = strlen(buf), n = strlen(s);
+	if (len + n + 1 > cap)
+		return -1;
+	memcpy(buf + len, s, n + 1);
+	return 0;
+}
+
+/* The short name of the program, for default file names. */
+static void program_name(char *out, size_t cap)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	const char *base = "process";
+	if (n > 0) {
+		exe[n] = '\0';
+		base = strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe;
+	}
+	size_t len = 0;
+	for (; base[len] && len + 1 < cap; len++)
+		out[len] = (base[len] == '.' || base[len] == '/') ? '_' : base[len];
+	out[len] = '\0';
+}
+
+/*
+ * Creates a new file gittrace.<program>.<pid>[.<n>].zst in dir (which ends
+ * in '/' or is empty for the current directory). Fills path.
+ */
+static int create_default(const char *dir, char *path, size_t cap)
+{
+	char name[64], pidbuf[21], nbuf[21];
+	program_name(name, sizeof(name));
+	gt_utoa((uint64_t)getpid(), pidbuf);
+	for (unsigned n = 0; n < 1000; n++) {
+		path[0] = '\0';
+		if (path_append(path, cap, dir) || path_append(path, cap, "gittrace.") ||
+		    path_append(path, cap, name) || path_append(path, cap, ".") ||
+		    path_append(path, cap, pidbuf))
+			return -1;
+		if (n && (path_append(path, cap, ".") || path_append(path, cap, gt_utoa(n, nbuf))))
+			return -1;
+		if (path_append(path, cap, ".zst"))
+			return -1;
+		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND | O_CLOEXEC,
+			      gt_settings.file_mode);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	errno = EEXIST;
+	return -1;
+}
+
+/* Opens (creating) the root's file; fills path with what was opened. */
+static int open_root_file(char *path, size_t cap)
+{
+	const char *out = gt_settings.output;
+	struct stat st;
+	if (!out)
+		return create_default("", path, cap);
+	size_t len = strlen(out);
+	if (out[len - 1] == '/' || (stat(out, &st) == 0 && S_ISDIR(st.st_mode))) {
+		char dir[PATH_MAX] = "";
+		if (path_append(dir, sizeof(dir), out) ||
+		    (out[len - 1] != '/' && path_append(dir, sizeof(dir), "/")))
+			return errno = ENAMETOOLONG, -1;
+		return create_default(dir, path, cap);
+	}
+	path[0] = '\0';
+	if (path_append(path, cap, out))
+		return errno = ENAMETOOLONG, -1;
+	/* The user named this file: replacing its content is what they asked. */
+	return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_APPEND | O_CLOEXEC,
+		    gt_settings.file_mode);
+}
+
+/* Makes path absolute (in place) so children in other directories find it. */
+static int make_absolute(char *path, size_t cap)
+{
+	char abs[PATH_MAX];
+	if (path[0] == '/')
+		return 0;
+	if (!getcwd(abs, sizeof(abs)) || path_append(abs, sizeof(abs), "/") ||
+	    path_append(abs, sizeof(abs), path) || strlen(abs) + 1 > cap)
+		return -1;
+	memcpy(path, abs, strlen(abs) + 1);
+	return 0;
+}
+
+/* Moves fd above GT_FD_FLOOR, keeps it close-on-exec; returns the new fd. */
+static int move_fd_high(int fd)
+{
+	int high = fcntl(fd, F_DUPFD_CLOEXEC, GT_FD_FLOOR);
+	if (high < 0)
+		return fd;
+	close(fd);
+	return high;
+}
+
+int gt_session_open(int *origin)
+{
+	const char *session = secure_getenv(SESSION_VAR);
+	char path[PATH_MAX];
+	int fd;
+
+	if (session && strcmp(session, SESSION_OFF) == 0) {
+		__atomic_store_n(&gt_state, GT_STATE_OFF, __ATOMIC_RELEASE);
+		return -1; /* the root already warned */
+	}
+	if (session) {
+		*origin = GT_ORIGIN_EXEC;
+		fd = open(session, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0) {
+			gt_disable("cannot open trace file '", session, "': ", strerror(errno),
+				   "; not tracing this process", NULL);
+			return -1;
+		}
+	} else {
+		*origin = GT_ORIGIN_ROOT;
+		fd = open_root_file(path, sizeof(path));
+		if (fd < 0) {
+			const char *what =
+				gt_settings.output ? gt_settings.output : "gittrace.*.zst";
+			gt_disable("cannot create trace file '", what, "': ", strerror(errno),
+				   "; running untraced", NULL);
+			return -1;
+		}
+		if (make_absolute(path, sizeof(path)) || setenv(SESSION_VAR, path, 1)) {
+			close(fd);
+			gt_disable("cannot record the trace path for child processes; running "
+				   "untraced",
+				   NULL);
+			return -1;
+		}
+	}
+
+	struct stat st;
+	struct rlimit rl;
+	gt_writer.fd = move_fd_high(fd);
+	if (fstat(gt_writer.fd, &st) == 0) {
+		gt_writer.dev = st.st_dev;
+		gt_writer.ino = st.st_ino;
+	}
+	gt_writer.fsize_limit = UINT64_MAX;
+	if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+		gt_writer.fsize_limit = rl.rlim_cur;
+	return 0;
+}

@@ -1,0 +1,91 @@
+/*
+ * GITTRACE_* settings. Each is read once per process image with
+ * secure_getenv, so a setuid or setgid program ignores them all. A bad
+ * value is never fatal: it gets its default and one warning line (the
+ * root process of a run warns; descendants stay quiet, see session.c).
+ * The README's settings table documents each of these.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+
+#define DEFAULT_STACK_DEPTH	  32
+#define DEFAULT_BUFFER_SIZE	  (1u << 20)
+#define MIN_BUFFER_SIZE		  (64u << 10)
+#define MAX_BUFFER_SIZE		  (16u << 20)
+#define DEFAULT_ZSTD_LEVEL	  1
+#define DEFAULT_FLUSH_INTERVAL_MS 1000
+#define DEFAULT_FILE_MODE	  0600
+
+/*
+ * Parses a whole decimal number with an optional k/m/g suffix (powers of
+ * 1024) when suffixes is set, or an octal number when base is 8. Returns
+ * 0 and stores it in *out, or -1 if the text is not such a number.
+ */
+static int parse_number(const char *text, int base, int suffixes, uint64_t *out)
+{
+	uint64_t v = 0;
+	const char *p = text;
+	if (!*p)
+		return -1;
+	for (; *p >= '0' && *p < '0' + base; p++) {
+		if (v > (UINT64_MAX - 9) / (uint64_t)base)
+			return -1;
+		v = v * (uint64_t)base + (uint64_t)(*p - '0');
+	}
+	if (p == text)
+		return -1;
+	if (suffixes && *p) {
+		unsigned shift = *p == 'k' || *p == 'K'	  ? 10
+				 : *p == 'm' || *p == 'M' ? 20
+				 : *p == 'g' || *p == 'G' ? 30
+							  : 0;
+		if (!shift || v > (UINT64_MAX >> shift))
+			return -1;
+		v <<= shift;
+		p++;
+	}
+	if (*p)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/*
+ * Reads variable name as a number in [min, max]; missing means dflt,
+ * invalid means dflt plus a warning if warn is set.
+ */
+static uint64_t number_setting(const char *name, int base, int suffixes, uint64_t min, uint64_t max,
+			       uint64_t dflt, int warn)
+{
+	const char *text = secure_getenv(name);
+	uint64_t v;
+	if (!text)
+		return dflt;
+	if (parse_number(text, base, suffixes, &v) == 0 && v >= min && v <= max)
+		return v;
+	if (warn) {
+		char lo[21], hi[21], d[21];
+		gt_warn("invalid ", name, "='", text, "' (expected ", base == 8 ? "octal " : "",
+			gt_utoa(min, lo), "..", gt_utoa(max, hi), "), using ", gt_utoa(dflt, d),
+			NULL);
+	}
+	return dflt;
+}
+
+void gt_settings_load(struct gt_settings *s, int warn)
+{
+	s->output = secure_getenv("GITTRACE_OUTPUT");
+	if (s->output && !*s->output)
+		s->output = NULL;
+	s->stack_depth = (unsigned)number_setting("GITTRACE_STACK_DEPTH", 10, 0, 0,
+						  GT_MAX_STACK_DEPTH, DEFAULT_STACK_DEPTH, warn);
+	s->buffer_size = (size_t)number_setting("GITTRACE_BUFFER_SIZE", 10, 1, MIN_BUFFER_SIZE,
+						MAX_BUFFER_SIZE, DEFAULT_BUFFER_SIZE, warn);
+	s->zstd_level =
+		(int)number_setting("GITTRACE_ZSTD_LEVEL", 10, 0, 1, 19, DEFAULT_ZSTD_LEVEL, warn);
+	s->flush_interval_ns = 1000000u * number_setting("GITTRACE_FLUSH_INTERVAL_MS", 10, 0, 10,
+							 3600000, DEFAULT_FLUSH_INTERVAL_MS, warn);
+	s->file_mode = (unsigned)number_setting("GITTRACE_FILE_MODE", 8, 0, 0, 0777,
+						DEFAULT_FILE_MODE, warn);
+}

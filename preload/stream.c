@@ -1,0 +1,230 @@
+/*
+ * The image's record stream: one buffer shared by all threads, in the
+ * order records are appended, written out as a block when full, at a
+ * regular interval, and at the image's end.
+ *
+ * One ordered stream (rather than a buffer per thread) keeps every free
+ * after the allocation it frees in the file, so the analyzer can follow
+ * the heap in one pass with memory bounded by live allocations. The price
+ * is a lock around the append (not around the real call): uncontended in
+ * single-threaded git, briefly contended in pack-objects' delta threads.
+ * NEEDSWORK: per-thread buffers merged by timestamp would remove it.
+ */
+#include "internal.h"
+
+#include <pthread.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* Longest STACK body, and the most a call can add besides its arguments. */
+#define GT_STACK_BODY_MAX (GT_UV_MAX * (GT_MAX_STACK_DEPTH + 2))
+#define GT_CALL_OVERHEAD  (2 * (1 + GT_UV_MAX) + GT_STACK_BODY_MAX + 64)
+
+static struct {
+	pthread_mutex_t lock;
+	uint8_t *buf;
+	size_t len, cap;
+	uint32_t records;
+	uint32_t seq; /* of the next block */
+	uint32_t pid;
+	uint64_t image_id;
+	uint64_t base_ns; /* start of the block's first call, 0 if none yet */
+	uint64_t prev_ns; /* start of the previous call in the block */
+	uint64_t last_flush_ns;
+	uint32_t epoch;	      /* changes with each image: invalidates thread ids */
+	uint32_t next_serial; /* threads seen (atomic) */
+	uint32_t last_serial; /* thread of the previous call in the block */
+	int ended;	      /* END written: write each record at once */
+	uint64_t calls, drops;
+} st = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* The calling thread's identity in the current image. */
+static GT_TLS struct {
+	uint32_t epoch, serial, tid;
+} self;
+
+static void identify_thread(void)
+{
+	if (self.epoch == st.epoch)
+		return;
+	self.epoch = st.epoch;
+	self.serial = __atomic_add_fetch(&st.next_serial, 1, __ATOMIC_RELAXED);
+	self.tid = (uint32_t)syscall(SYS_gettid);
+}
+
+int gt_stream_init(uint64_t image_id)
+{
+	st.cap = gt_settings.buffer_size;
+	st.buf = gt_pages(st.cap);
+	if (!st.buf) {
+		gt_disable("cannot allocate the trace buffer; running untraced", NULL);
+		return -1;
+	}
+	st.image_id = image_id;
+	st.pid = (uint32_t)getpid();
+	st.epoch++;
+	st.last_flush_ns = gt_now_ns();
+	return 0;
+}
+
+void gt_stream_reset_after_fork(uint64_t image_id)
+{
+	/* Another thread may have held the lock at fork: it is gone. */
+	pthread_mutex_init(&st.lock, NULL);
+	st.len = 0;
+	st.records = 0;
+	st.seq = 0;
+	st.base_ns = st.prev_ns = 0;
+	st.last_serial = 0;
+	st.next_serial = 0;
+	st.ended = 0;
+	st.calls = st.drops = 0;
+	st.image_id = image_id;
+	st.pid = (uint32_t)getpid();
+	st.epoch++;
+	st.last_flush_ns = gt_now_ns();
+	gt_stacks_reset();
+}
+
+static void flush_locked(void)
+{
+	if (!st.len)
+		return;
+	struct gt_block_header h = {
+		.magic = GT_BLOCK_MAGIC,
+		.major = GT_FORMAT_MAJOR,
+		.minor = GT_FORMAT_MINOR,
+		.image_id = st.image_id,
+		.pid = st.pid,
+		.seq = st.seq++,
+		.raw_size = (uint32_t)st.len,
+		.records = st.records,
+		.base_ns = st.base_ns,
+	};
+	gt_writer_write_block(&h, st.buf, st.len);
+	st.len = 0;
+	st.records = 0;
+	st.base_ns = st.prev_ns = 0;
+	st.last_serial = 0; /* each block names its first thread */
+	st.last_flush_ns = gt_now_ns();
+}
+
+/*
+ * Appends tag, length and a body given in two parts (head then tail, either
+ * may be empty). The caller made room.
+ */
+static void put_record2(enum gt_record_tag tag, const uint8_t *head, size_t head_len,
+			const uint8_t *tail, size_t tail_len)
+{
+	uint8_t *p = st.buf + st.len;
+	*p++ = (uint8_t)tag;
+	p = gt_put_uv(p, head_len + tail_len);
+	memcpy(p, head, head_len);
+	if (tail_len)
+		memcpy(p + head_len, tail, tail_len);
+	st.len = (size_t)(p + head_len + tail_len - st.buf);
+	st.records++;
+}
+
+static void put_record(enum gt_record_tag tag, const uint8_t *body, size_t len)
+{
+	put_record2(tag, body, len, NULL, 0);
+}
+
+/* Flushes if need more bytes do not fit; returns 0 if they fit now. */
+static int make_room(size_t need)
+{
+	if (st.len + need > st.cap)
+		flush_locked();
+	return st.len + need <= st.cap ? 0 : -1;
+}
+
+void gt_stream_record(enum gt_record_tag tag, const uint8_t *body, size_t len)
+{
+	pthread_mutex_lock(&st.lock);
+	if (make_room(1 + GT_UV_MAX + len) == 0) {
+		put_record(tag, body, len);
+		if (st.ended)
+			flush_locked();
+	} else {
+		st.drops++;
+	}
+	pthread_mutex_unlock(&st.lock);
+}
+
+void gt_stream_call(enum gt_fn fn, uint64_t start_ns, uint64_t duration_ns, const uint8_t *args,
+		    size_t args_len)
+{
+	uintptr_t ips[GT_MAX_STACK_DEPTH];
+	int depth = gt_settings.stack_depth ? gt_unwind(ips, (int)gt_settings.stack_depth) : 0;
+	uint8_t body[GT_STACK_BODY_MAX];
+
+	identify_thread();
+	pthread_mutex_lock(&st.lock);
+	if (make_room(GT_CALL_OVERHEAD + args_len)) {
+		st.drops++;
+		goto out;
+	}
+	if (self.serial != st.last_serial) {
+		uint8_t *p = gt_put_uv(body, self.serial);
+		p = gt_put_uv(p, self.tid);
+		put_record(GT_REC_THREAD, body, (size_t)(p - body));
+		st.last_serial = self.serial;
+	}
+	uint32_t stack_id = 0;
+	if (depth > 0) {
+		int is_new;
+		stack_id = gt_stacks_intern(ips, depth, &is_new);
+		if (is_new) {
+			uint8_t *p = gt_put_uv(body, stack_id);
+			p = gt_put_uv(p, (uint64_t)depth);
+			for (int i = 0; i < depth; i++)
+				p = gt_put_uv(p, ips[i]);
+			put_record(GT_REC_STACK, body, (size_t)(p - body));
+		}
+	}
+	if (!st.base_ns)
+		st.base_ns = st.prev_ns = start_ns;
+	uint8_t *p = body;
+	*p++ = (uint8_t)fn;
+	p = gt_put_sv(p, (int64_t)(start_ns - st.prev_ns));
+	p = gt_put_uv(p, duration_ns);
+	p = gt_put_uv(p, stack_id);
+	put_record2(GT_REC_CALL, body, (size_t)(p - body), args, args_len);
+	st.prev_ns = start_ns;
+	st.calls++;
+	if (st.ended || start_ns - st.last_flush_ns > gt_settings.flush_interval_ns)
+		flush_locked();
+out:
+	pthread_mutex_unlock(&st.lock);
+}
+
+void gt_stream_flush(void)
+{
+	pthread_mutex_lock(&st.lock);
+	flush_locked();
+	pthread_mutex_unlock(&st.lock);
+}
+
+void gt_stream_set_ended(int ended)
+{
+	pthread_mutex_lock(&st.lock);
+	st.ended = ended;
+	pthread_mutex_unlock(&st.lock);
+}
+
+uint64_t gt_stream_calls(void)
+{
+	return st.calls;
+}
+
+uint64_t gt_stream_drops(void)
+{
+	return st.drops;
+}
+
+uint32_t gt_stream_threads(void)
+{
+	return __atomic_load_n(&st.next_serial, __ATOMIC_RELAXED);
+}

@@ -1,0 +1,52 @@
+/*
+ * The caller's stack, from libunwind's local unwinder. Raw return
+ * addresses only: symbols are resolved offline by the analyzer.
+ *
+ * libunwind is set to cache per thread, so an unwind never waits on a
+ * lock another thread holds (which a fork could leave held forever).
+ */
+#define UNW_LOCAL_ONLY
+#include "internal.h"
+
+#include <dlfcn.h>
+#include <libunwind.h>
+#include <link.h>
+
+/* The address range of libgittrace's own code, to cut its frames off. */
+static uintptr_t self_start, self_end;
+
+static int find_self(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	uintptr_t probe = (uintptr_t)data;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+		if (ph->p_type == PT_LOAD && probe >= start && probe < start + ph->p_memsz) {
+			self_start = start;
+			self_end = start + ph->p_memsz;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+void gt_unwind_init(void)
+{
+	dl_iterate_phdr(find_self, (void *)(uintptr_t)gt_unwind_init);
+	unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
+}
+
+int gt_unwind(uintptr_t *ips, int max)
+{
+	void *raw[GT_MAX_STACK_DEPTH + 8];
+	int skip_room = 8; /* our own frames: hook, gt_stream_call, gt_unwind */
+	int n = unw_backtrace(raw, max + skip_room);
+	int first = 0;
+	while (first < n && (uintptr_t)raw[first] >= self_start && (uintptr_t)raw[first] < self_end)
+		first++;
+	int depth = 0;
+	for (int i = first; i < n && depth < max; i++)
+		ips[depth++] = (uintptr_t)raw[i];
+	return depth;
+}

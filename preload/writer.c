@@ -1,0 +1,127 @@
+/*
+ * Turns a full buffer of records into a block on disk: one zstd frame with
+ * its checksum, behind a skippable frame holding the block header, written
+ * with a single write(2) on an O_APPEND descriptor so that blocks of the
+ * processes of a run never interleave.
+ *
+ * Failure is never the program's problem: a short write, a full disk, a
+ * file-size limit or a descriptor the program closed turns tracing off
+ * with one warning, and what was written before stays readable.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#define ZSTD_STATIC_LINKING_ONLY /* ZSTD_customMem: exported by the shared library too */
+#include <zstd.h>
+
+/* zstd's working memory comes from gt_pages, never from the hooked malloc. */
+static void *zstd_alloc(void *opaque, size_t size)
+{
+	(void)opaque;
+	size_t *p = gt_pages(size + 16);
+	if (!p)
+		return NULL;
+	p[0] = size + 16;
+	return (uint8_t *)p + 16;
+}
+
+static void zstd_free(void *opaque, void *ptr)
+{
+	(void)opaque;
+	if (!ptr)
+		return;
+	size_t *p = (size_t *)((uint8_t *)ptr - 16);
+	gt_pages_free(p, p[0]);
+}
+
+static const ZSTD_customMem zstd_mem = {zstd_alloc, zstd_free, NULL};
+
+static ZSTD_CCtx *cctx;
+static uint8_t *out; /* prefix + header + compressed frame */
+static size_t out_cap;
+
+#define GT_PREFIX (GT_SKIPPABLE_PREFIX_SIZE + GT_BLOCK_HEADER_SIZE)
+
+static int set_params(void)
+{
+	return ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel,
+						   gt_settings.zstd_level)) ||
+	       ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1));
+}
+
+int gt_writer_init(void)
+{
+	cctx = ZSTD_createCCtx_advanced(zstd_mem);
+	out_cap = GT_PREFIX + ZSTD_compressBound(gt_settings.buffer_size);
+	out = gt_pages(out_cap);
+	if (!cctx || !out || set_params()) {
+		gt_disable("cannot set up the zstd compressor; running untraced", NULL);
+		return -1;
+	}
+	return 0;
+}
+
+void gt_writer_reset_after_fork(void)
+{
+	ZSTD_CCtx_reset(cctx, ZSTD_reset_session_and_parameters);
+	set_params();
+}
+
+/* Checks that the descriptor is still our file and the block fits the limit. */
+static int may_write(size_t len)
+{
+	struct stat st;
+	if (fstat(gt_writer.fd, &st) || st.st_dev != gt_writer.dev || st.st_ino != gt_writer.ino) {
+		gt_disable("the program closed the trace file's descriptor; tracing stopped, the "
+			   "trace ends here",
+			   NULL);
+		return -1;
+	}
+	if ((uint64_t)st.st_size + len > gt_writer.fsize_limit) {
+		/* Crossing RLIMIT_FSIZE would raise SIGXFSZ in the program. */
+		gt_disable("the trace reached the file size limit (ulimit -f); tracing stopped, "
+			   "the trace ends here",
+			   NULL);
+		return -1;
+	}
+	return 0;
+}
+
+int gt_writer_write_block(const struct gt_block_header *h, const uint8_t *raw, size_t raw_len)
+{
+	if (__atomic_load_n(&gt_state, __ATOMIC_ACQUIRE) != GT_STATE_ON)
+		return -1;
+	size_t n = ZSTD_compress2(cctx, out + GT_PREFIX, out_cap - GT_PREFIX, raw, raw_len);
+	if (ZSTD_isError(n)) {
+		gt_disable("cannot compress trace block: ", ZSTD_getErrorName(n),
+			   "; tracing stopped, the trace ends here", NULL);
+		return -1;
+	}
+	struct gt_block_header hdr = *h;
+	hdr.frame_size = (uint32_t)n;
+	gt_block_header_encode(out, &hdr);
+	size_t len = GT_PREFIX + n;
+	if (may_write(len))
+		return -1;
+
+	int saved_errno = errno;
+	size_t done = 0;
+	while (done < len) {
+		ssize_t w = write(gt_writer.fd, out + done, len - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			gt_disable(
+				"cannot write trace file: ", w < 0 ? strerror(errno) : "no space",
+				"; tracing stopped, the trace ends here", NULL);
+			errno = saved_errno;
+			return -1;
+		}
+		done += (size_t)w;
+	}
+	errno = saved_errno;
+	return 0;
+}
