@@ -183,9 +183,10 @@ static void open_module(struct module *m, const uint8_t *build_id, size_t build_
 {
 	m->status = -1;
 	struct stat st;
-	/* stat first: open() on a FIFO would block, and "[vdso]"-like names
-	 * or directories are not files we can read. */
-	if (!m->path[0] || stat(m->path, &st) != 0 || !S_ISREG(st.st_mode))
+	/* Relative paths belong to the traced process's cwd, not ours (see
+	 * symbols.h). stat first: open() on a FIFO would block, and
+	 * "[vdso]"-like names or directories are not files we can read. */
+	if (m->path[0] != '/' || stat(m->path, &st) != 0 || !S_ISREG(st.st_mode))
 		return;
 	int fd = open(m->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)

@@ -2,11 +2,17 @@
  * Offline symbolization of recorded return addresses with elfutils' libdw.
  *
  * Modules are identified by their path and build-id as recorded in the
- * trace (GT_REC_MODULES); addresses are passed module-relative (ip minus the
+ * trace (GT_REC_MODULE); addresses are passed module-relative (ip minus the
  * module's load bias), so one lookup serves every process image that mapped
- * the same file at a different address. Separate debug info is found the
- * standard way (build-id under /usr/lib/debug/.build-id, .gnu_debuglink,
- * debuginfod when the environment enables it).
+ * the same file at a different address. For a PIE or shared library that is
+ * the ELF vaddr; for a non-PIE executable (ET_EXEC, bias 0) it is the
+ * absolute address, which is also its vaddr. Separate debug info is found
+ * the standard way (build-id under /usr/lib/debug/.build-id, .gnu_debuglink,
+ * debuginfod only when DEBUGINFOD_URLS is set: no network otherwise).
+ *
+ * Every call may allocate; results are cached for the object's life, so
+ * memory grows with the distinct (module, address) pairs looked up (a few
+ * hundred bytes each) plus each module's debug info.
  *
  * Not thread-safe: one gt_symbols per thread.
  */
@@ -17,13 +23,14 @@
 #include <stdint.h>
 
 /* One source-level frame. Strings belong to the gt_symbols and live until
- * gt_symbols_free(). */
+ * gt_symbols_free(); equal strings from one gt_symbols are the same
+ * pointer. */
 struct gt_frame_info {
 	const char *function; /* demangled where possible; NULL if unknown */
 	const char *file;     /* source file; NULL if no line info */
 	int line;	      /* 0 if no line info */
-	const char *module;   /* the module path as recorded */
-	uint64_t offset;      /* module-relative address looked up */
+	const char *module;   /* the module path as recorded (a copy) */
+	uint64_t offset;      /* ip_rel as passed, not minus 1 */
 	int inlined;	      /* 1 if this frame was inlined into the next */
 };
 
@@ -31,6 +38,8 @@ struct gt_symbols;
 
 /* Returns a new, empty symbolizer, or NULL if out of memory. */
 struct gt_symbols *gt_symbols_new(void);
+/* Frees the symbolizer, every string it returned and its open files; NULL
+ * is allowed. */
 void gt_symbols_free(struct gt_symbols *syms);
 
 /*
@@ -39,18 +48,30 @@ void gt_symbols_free(struct gt_symbols *syms);
  * with the given build-id (may be empty). Writes up to max frames to out,
  * innermost (most inlined) first, the last one being the real function
  * that contains the address. Returns the number written: at least 1 when
- * max >= 1 (a frame with function NULL when nothing is known).
+ * max >= 1 (a frame with function NULL when nothing is known), 0 when
+ * max < 1. If the address has more than max frames, the innermost max - 1
+ * are written and then the real function.
  *
- * Results are cached per (module, address). A module whose file is missing
- * or whose build-id does not match the recorded one yields no names.
+ * Frame lines: the innermost frame's is the line of the call itself; each
+ * outer frame's is where the frame inside it was inlined. Without DWARF the
+ * name comes from .symtab or .dynsym (file NULL, line 0), and an address no
+ * symbol covers stays unnamed rather than borrowing a neighbour's name.
+ *
+ * path must be absolute: a relative one (a dlopen of "./x.so") would be
+ * resolved against the analyzer's directory, not the traced process's, so
+ * the caller joins it with the image's cwd or gets no names. An empty
+ * build-id is not checked. A module whose file is missing, not a regular
+ * ELF file (directories, FIFOs, "[vdso]", "linux-vdso.so.1"), or of another
+ * build-id yields no names. Results are cached per (module, address).
  */
 int gt_symbols_lookup(struct gt_symbols *syms, const char *path, const uint8_t *build_id,
 		      size_t build_id_len, uint64_t ip_rel, struct gt_frame_info *out, int max);
 
 /*
- * Whether the module has symbols of its own or found debug info: 1 yes,
- * 0 stripped (only module+offset can be shown), -1 file missing or a
- * different build. Cached.
+ * Whether the module has symbols of its own or found debug info: 1 yes
+ * (DWARF, a .symtab, or a separate debug file), 0 stripped (at most .dynsym
+ * names, no lines), -1 file missing, unusable or a different build (as in
+ * gt_symbols_lookup). Opens the module on first use; cached.
  */
 int gt_symbols_module_status(struct gt_symbols *syms, const char *path, const uint8_t *build_id,
 			     size_t build_id_len);

@@ -94,10 +94,18 @@ static void check_broken_modules(struct gt_symbols *syms, const struct gt_module
 	check_unknown_module(syms, "/nonexistent/gittrace/libnothing.so", NULL, 0);
 	check_unknown_module(syms, "", NULL, 0);
 	check_unknown_module(syms, "[vdso]", NULL, 0);
+	check_unknown_module(syms, "linux-vdso.so.1", NULL, 0);
 	check_unknown_module(syms, "/", NULL, 0);
 
-	char name[64];
-	snprintf(name, sizeof(name), "not-elf.%d", (int)getpid());
+	/* A relative path, even of a file that is there, names a file in the
+	 * traced process's cwd, not ours. */
+	const char *base = strrchr(self->path, '/') + 1;
+	CHECK(access(base, R_OK) == 0);
+	check_unknown_module(syms, base, self->build_id, self->build_id_len);
+
+	char cwd[2048], name[2200];
+	CHECK(getcwd(cwd, sizeof(cwd)) != NULL);
+	snprintf(name, sizeof(name), "%s/not-elf.%d", cwd, (int)getpid());
 	FILE *fp = fopen(name, "w");
 	CHECK(fp != NULL);
 	if (fp) {
@@ -107,7 +115,7 @@ static void check_broken_modules(struct gt_symbols *syms, const struct gt_module
 		unlink(name);
 	}
 	/* Opening a FIFO would block: the symbolizer must not try. */
-	snprintf(name, sizeof(name), "fifo.%d", (int)getpid());
+	snprintf(name, sizeof(name), "%s/fifo.%d", cwd, (int)getpid());
 	CHECK(mkfifo(name, 0600) == 0);
 	check_unknown_module(syms, name, NULL, 0);
 	unlink(name);
