@@ -11,10 +11,6 @@
 preload=$1 prog=$2 work=$3
 fresh_dir "$work"
 
-set +e
-"$prog" "$work/plain" >"$work/plain.stdout" 2>"$work/plain.stderr"
-plain_status=$?
-set -e
 
 # An output directory the traced program cannot write to. As root every
 # directory is writable, so root runs the traced program as nobody, in a
@@ -29,13 +25,19 @@ if [ "$(id -u)" -eq 0 ]; then
 	chmod 0755 "$unwritable"
 fi
 
+set +e
+(cd "$work" && "${as_user[@]}" "$prog" "$work/plain" >"$work/plain.stdout" 2>"$work/plain.stderr")
+plain_status=$?
+set -e
+
 # one_fault NAME VAR=VALUE...: runs known_calls traced with those settings.
 one_fault() {
 	local name=$1 status
 	shift
 	local out=$work/$name
 	set +e
-	(cd "$work" && env "$@" LD_PRELOAD="$preload" "${as_user[@]}" "$prog" "$out.dir" \
+	# LD_PRELOAD after setpriv: the traced run starts as the unprivileged user.
+	(cd "$work" && "${as_user[@]}" env "$@" LD_PRELOAD="$preload" "$prog" "$out.dir" \
 		>"$out.stdout" 2>"$out.stderr")
 	status=$?
 	set -e

@@ -34,8 +34,9 @@ both() {
 	(cd "$work/$name.a" && "${as_user[@]}" "$GIT" "$@" >"$work/$name.a.stdout" \
 		2>"$work/$name.a.stderr")
 	sa=$?
-	(cd "$work/$name.b" && GITTRACE_OUTPUT=$work/readonly/trace.zst LD_PRELOAD=$preload \
-		"${as_user[@]}" "$GIT" "$@" >"$work/$name.b.stdout" 2>"$work/$name.b.stderr")
+	# LD_PRELOAD after setpriv: the traced run starts as the unprivileged user.
+	(cd "$work/$name.b" && "${as_user[@]}" env GITTRACE_OUTPUT="$work/readonly/trace.zst" \
+		LD_PRELOAD="$preload" "$GIT" "$@" >"$work/$name.b.stdout" 2>"$work/$name.b.stderr")
 	sb=$?
 	set -e
 	check_eq "$name: exit status" "$sa" "$sb"
