@@ -1,0 +1,17 @@
+#!/bin/sh
+# Installs the Debian 12 packages gittrace needs to build and test.
+# Run as root. libunwind-dev replaces LLVM's libunwind-14-dev if an image
+# carries it (the two conflict; apt swaps them).
+set -e
+packages="build-essential cmake pkg-config git zstd jq strace ltrace
+	libunwind-dev uthash-dev libzstd-dev libdw-dev libelf-dev"
+missing=""
+for p in $packages; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086 # word splitting is the point
+apt-get install -y -qq --no-install-recommends $missing >/dev/null

@@ -1,0 +1,7 @@
+#!/bin/sh
+# The whole test suite: dependencies, a fresh build, every CTest case.
+set -e
+cd "$(dirname "$0")/.."
+sh scripts/install-deps.sh
+sh scripts/build.sh build
+cd build && ctest --output-on-failure -j2
