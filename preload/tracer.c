@@ -25,7 +25,7 @@ static void start(void)
 {
 	int origin = GT_ORIGIN_ROOT;
 	/* Only a root warns about settings: its descendants read the same ones. */
-	gt_settings_load(&gt_settings, getenv("GITTRACE_SESSION") == NULL);
+	gt_settings_load(&gt_settings, secure_getenv("GITTRACE_SESSION") == NULL);
 	if (gt_session_open(&origin))
 		return;
 	gt_unwind_init();
