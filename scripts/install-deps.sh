@@ -4,7 +4,8 @@
 # carries it (the two conflict; apt swaps them).
 set -e
 packages="build-essential cmake pkg-config git zstd jq strace ltrace
-	libunwind-dev uthash-dev libzstd-dev libdw-dev libelf-dev"
+	libunwind-dev uthash-dev libzstd-dev libdw-dev libelf-dev
+	libmimalloc2.0 libjemalloc2"
 missing=""
 for p in $packages; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
