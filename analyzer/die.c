@@ -1,0 +1,86 @@
+/*
+ * Fatal errors, warnings and never-NULL allocation for gittrace-report.
+ * Messages follow git's style: what failed first, lowercase, no full stop.
+ */
+#include "die.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void vreport(const char *prefix, const char *fmt, va_list ap)
+{
+	/* A progress line may be on the terminal: start on a clean line. */
+	fflush(stdout);
+	fputs(prefix, stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void gt_die(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("gittrace-report: ", fmt, ap);
+	va_end(ap);
+	exit(GT_EXIT_BAD_INPUT);
+}
+
+void gt_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("gittrace-report: ", fmt, ap);
+	va_end(ap);
+	fputs("Try 'gittrace-report --help' for more information.\n", stderr);
+	exit(GT_EXIT_USAGE);
+}
+
+void gt_warn(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("gittrace-report: warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void gt_bug(const char *file, int line, const char *msg)
+{
+	fprintf(stderr, "gittrace-report: BUG: %s:%d: %s\n", file, line, msg);
+	abort();
+}
+
+void *gt_xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+	if (!p)
+		gt_die("out of memory (%zu bytes)", size);
+	return p;
+}
+
+void *gt_xcalloc(size_t n, size_t size)
+{
+	if (size && n > (size_t)-1 / size)
+		gt_die("out of memory (%zu × %zu bytes)", n, size);
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		gt_die("out of memory (%zu × %zu bytes)", n, size);
+	return p;
+}
+
+void *gt_xrealloc(void *p, size_t size)
+{
+	void *q = realloc(p, size ? size : 1);
+	if (!q)
+		gt_die("out of memory (%zu bytes)", size);
+	return q;
+}
+
+char *gt_xstrndup(const char *s, size_t len)
+{
+	char *p = gt_xmalloc(len + 1);
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}

@@ -1,0 +1,34 @@
+/*
+ * How gittrace-report fails: one line on stderr, then a documented exit
+ * status (0 success, 1 bad input, 2 usage). Also the allocation helpers
+ * that cannot return NULL, since running out of memory is fatal here too.
+ */
+#ifndef GT_DIE_H
+#define GT_DIE_H
+
+#include <stddef.h>
+
+#define GT_EXIT_BAD_INPUT 1
+#define GT_EXIT_USAGE	  2
+
+/* Prints "gittrace-report: <message>" and exits with status 1. */
+_Noreturn void gt_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Prints "gittrace-report: <message>", a hint to --help, and exits 2. */
+_Noreturn void gt_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Prints "gittrace-report: warning: <message>" and returns. */
+void gt_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* An internal inconsistency: prints where and aborts. Never for bad input. */
+#define BUG(msg) gt_bug(__FILE__, __LINE__, msg)
+_Noreturn void gt_bug(const char *file, int line, const char *msg);
+
+/* malloc/calloc/realloc/strndup that die with "out of memory" instead of
+ * returning NULL. gt_xcalloc also checks n * size for overflow. */
+void *gt_xmalloc(size_t size);
+void *gt_xcalloc(size_t n, size_t size);
+void *gt_xrealloc(void *p, size_t size);
+char *gt_xstrndup(const char *s, size_t len);
+
+#endif /* GT_DIE_H */

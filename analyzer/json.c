@@ -1,0 +1,179 @@
+/*
+ * JSON writer. See json.h.
+ */
+#include "json.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "die.h"
+
+void gt_json_init(struct gt_json *j, FILE *out)
+{
+	memset(j, 0, sizeof(*j));
+	j->out = out;
+}
+
+/* Before any value: a comma if it is not the first in its container. */
+static void value_start(struct gt_json *j)
+{
+	if (j->need_comma[j->depth])
+		fputc(',', j->out);
+	j->need_comma[j->depth] = 1;
+}
+
+static void open(struct gt_json *j, char c)
+{
+	value_start(j);
+	fputc(c, j->out);
+	if (++j->depth >= GT_JSON_MAX_DEPTH)
+		BUG("JSON nested too deep");
+	j->need_comma[j->depth] = 0;
+}
+
+static void close_(struct gt_json *j, char c)
+{
+	if (j->depth == 0)
+		BUG("JSON close without open");
+	j->depth--;
+	fputc(c, j->out);
+}
+
+void gt_json_begin_object(struct gt_json *j)
+{
+	open(j, '{');
+}
+
+void gt_json_end_object(struct gt_json *j)
+{
+	close_(j, '}');
+}
+
+void gt_json_begin_array(struct gt_json *j)
+{
+	open(j, '[');
+}
+
+void gt_json_end_array(struct gt_json *j)
+{
+	close_(j, ']');
+}
+
+void gt_json_key(struct gt_json *j, const char *key)
+{
+	value_start(j);
+	gt_json_escape(j->out, key, strlen(key));
+	fputc(':', j->out);
+	/* The value that follows must not add another comma. */
+	j->need_comma[j->depth] = 0;
+}
+
+void gt_json_strn(struct gt_json *j, const char *s, size_t n)
+{
+	value_start(j);
+	gt_json_escape(j->out, s ? s : "", s ? n : 0);
+}
+
+void gt_json_str(struct gt_json *j, const char *s)
+{
+	gt_json_strn(j, s, s ? strlen(s) : 0);
+}
+
+void gt_json_uint(struct gt_json *j, uint64_t v)
+{
+	value_start(j);
+	fprintf(j->out, "%llu", (unsigned long long)v);
+}
+
+void gt_json_int(struct gt_json *j, int64_t v)
+{
+	value_start(j);
+	fprintf(j->out, "%lld", (long long)v);
+}
+
+void gt_json_double(struct gt_json *j, double v)
+{
+	value_start(j);
+	if (isfinite(v))
+		fprintf(j->out, "%.6g", v);
+	else
+		fputs("null", j->out);
+}
+
+void gt_json_bool(struct gt_json *j, int v)
+{
+	value_start(j);
+	fputs(v ? "true" : "false", j->out);
+}
+
+void gt_json_null(struct gt_json *j)
+{
+	value_start(j);
+	fputs("null", j->out);
+}
+
+/* Length of the valid UTF-8 sequence at s (n bytes left), 0 if invalid. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len;
+	uint32_t cp;
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0) {
+		len = 2;
+		cp = s[0] & 0x1f;
+	} else if ((s[0] & 0xf0) == 0xe0) {
+		len = 3;
+		cp = s[0] & 0x0f;
+	} else if ((s[0] & 0xf8) == 0xf0) {
+		len = 4;
+		cp = s[0] & 0x07;
+	} else {
+		return 0;
+	}
+	if (len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* Overlong forms, surrogates and values past U+10FFFF are invalid. */
+	static const uint32_t min[5] = {0, 0, 0x80, 0x800, 0x10000};
+	if (cp < min[len] || (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return len;
+}
+
+void gt_json_escape(FILE *out, const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	fputc('"', out);
+	for (size_t i = 0; i < n;) {
+		unsigned char c = s[i];
+		if (c == '"' || c == '\\') {
+			fputc('\\', out);
+			fputc(c, out);
+			i++;
+		} else if (c == '\n') {
+			fputs("\\n", out);
+			i++;
+		} else if (c == '\t') {
+			fputs("\\t", out);
+			i++;
+		} else if (c < 0x20 || c == 0x7f) {
+			fprintf(out, "\\u%04x", c);
+			i++;
+		} else {
+			size_t len = utf8_len(s + i, n - i);
+			if (len == 0) {
+				fputs("\\ufffd", out);
+				i++;
+			} else {
+				fwrite(s + i, 1, len, out);
+				i += len;
+			}
+		}
+	}
+	fputc('"', out);
+}

@@ -1,0 +1,155 @@
+/*
+ * gittrace-report: reads a gittrace trace and prints the report (text by
+ * default, --json, --folded) or every record (--dump). Option parsing and
+ * the read loop live here; everything else is in the files it calls.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "die.h"
+#include "dump.h"
+#include "model.h"
+#include "progress.h"
+#include "reader.h"
+#include "report.h"
+#include "summary.h"
+#include "symbolize.h"
+#include "symbols.h"
+
+#ifndef GITTRACE_VERSION
+#define GITTRACE_VERSION "unknown"
+#endif
+
+enum mode { MODE_TEXT, MODE_JSON, MODE_FOLDED, MODE_DUMP };
+
+static void usage(void)
+{
+	printf("Usage: gittrace-report [OPTION]... TRACE\n"
+	       "Report allocation churn, maps, time shares and call sites of a gittrace trace,\n"
+	       "with a verdict: allocator-bound, window-bound or neither.\n"
+	       "\n"
+	       "  --json              print one JSON object (docs/report-schema.json)\n"
+	       "  --folded[=WEIGHT]   print folded stacks for flamegraph.pl/speedscope,\n"
+	       "                        WEIGHT 'allocations' (default) or 'bytes'\n"
+	       "  --dump              print every record, one per line (docs/report.md)\n"
+	       "  --top=N             list N sites per process (default 10; 0 = all)\n"
+	       "  --pid=PID           report only the process(es) with this pid\n"
+	       "      --help          display this help and exit\n"
+	       "      --version       output version information and exit\n"
+	       "\n"
+	       "Exit status: 0 success, 1 bad input, 2 usage error. A trace cut short is\n"
+	       "reported with a warning and \"complete\": false, not as an error.\n");
+}
+
+static long parse_number(const char *opt, const char *s, long max)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (!*s || *end || errno || v < 0 || v > max)
+		gt_usage_error("invalid number for %s: '%s'", opt, s);
+	return v;
+}
+
+/* Matches --name=value or --name value; returns the value or NULL. */
+static const char *option_value(const char *name, int argc, char **argv, int *i)
+{
+	size_t n = strlen(name);
+	if (strncmp(argv[*i], name, n))
+		return NULL;
+	if (argv[*i][n] == '=')
+		return argv[*i] + n + 1;
+	if (argv[*i][n])
+		return NULL;
+	if (*i + 1 >= argc)
+		gt_usage_error("option '%s' requires an argument", name);
+	return argv[++*i];
+}
+
+int main(int argc, char **argv)
+{
+	enum mode mode = MODE_TEXT;
+	int by_bytes = 0;
+	long top = 10, pid = -1;
+	const char *path = NULL, *v;
+	int options_done = 0;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (options_done || a[0] != '-' || !strcmp(a, "-")) {
+			if (path)
+				gt_usage_error("more than one trace given: '%s'", a);
+			path = a;
+		} else if (!strcmp(a, "--")) {
+			options_done = 1;
+		} else if (!strcmp(a, "--help")) {
+			usage();
+			return 0;
+		} else if (!strcmp(a, "--version")) {
+			printf("gittrace-report %s (trace format %d.%d)\n", GITTRACE_VERSION,
+			       GT_FORMAT_MAJOR, GT_FORMAT_MINOR);
+			return 0;
+		} else if (!strcmp(a, "--json")) {
+			mode = MODE_JSON;
+		} else if (!strcmp(a, "--dump")) {
+			mode = MODE_DUMP;
+		} else if (!strcmp(a, "--folded") || !strcmp(a, "--folded=allocations")) {
+			mode = MODE_FOLDED;
+			by_bytes = 0;
+		} else if (!strcmp(a, "--folded=bytes")) {
+			mode = MODE_FOLDED;
+			by_bytes = 1;
+		} else if ((v = option_value("--top", argc, argv, &i))) {
+			top = parse_number("--top", v, INT_MAX);
+		} else if ((v = option_value("--pid", argc, argv, &i))) {
+			pid = parse_number("--pid", v, LONG_MAX);
+		} else {
+			gt_usage_error("unrecognized option '%s'", a);
+		}
+	}
+	if (!path)
+		gt_usage_error("no trace given");
+
+	struct gt_symbols *syms = gt_symbols_new();
+	if (!syms)
+		gt_die("out of memory (symbolizer)");
+	struct gt_symbolizer *sym = gt_symbolizer_new(syms);
+	struct gt_dump dump = {stdout, sym};
+	struct gt_model *m = gt_model_new(mode == MODE_DUMP ? gt_dump_record : NULL, &dump);
+	struct gt_reader *r = gt_reader_open(path);
+	struct gt_progress progress;
+	struct gt_block b;
+
+	gt_progress_init(&progress);
+	while (gt_reader_next(r, &b)) {
+		gt_model_feed(m, &b);
+		gt_progress_update(&progress, gt_reader_pos(r), gt_reader_size(r),
+				   gt_model_events(m));
+	}
+	gt_progress_done(&progress);
+	gt_model_finish(m, gt_reader_torn(r));
+
+	if (mode != MODE_DUMP) {
+		struct gt_summary s;
+		gt_summary_build(&s, m, path, sym, pid);
+		if (pid >= 0 && !s.n)
+			gt_die("no process with pid %ld in '%s'", pid, path);
+		if (mode == MODE_JSON)
+			gt_report_json(stdout, &s, (size_t)top);
+		else if (mode == MODE_FOLDED)
+			gt_report_folded(stdout, &s, sym, by_bytes);
+		else
+			gt_report_text(stdout, &s, (size_t)top);
+		gt_summary_release(&s);
+	}
+	gt_reader_close(r);
+	gt_model_free(m);
+	gt_symbolizer_free(sym);
+	gt_symbols_free(syms);
+	if (fflush(stdout) || ferror(stdout))
+		gt_die("cannot write the report: %s", strerror(errno));
+	return 0;
+}

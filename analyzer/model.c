@@ -1,0 +1,546 @@
+/*
+ * Builds the model from records. See model.h.
+ */
+#include "model.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "die.h"
+#include "mapkind.h"
+
+struct path_entry {
+	char *path; /* key */
+	uint32_t id;
+	UT_hash_handle hh;
+};
+
+struct gt_model {
+	struct gt_image *images; /* uthash by id */
+	struct gt_image **order;
+	size_t n, cap;
+	struct path_entry *paths;
+	char **path_by_id;
+	size_t npaths;
+	uint64_t events, unknown_records, blocks;
+	int torn, missing;
+	gt_record_hook *hook;
+	void *hook_ctx;
+};
+
+struct gt_model *gt_model_new(gt_record_hook *hook, void *hook_ctx)
+{
+	struct gt_model *m = gt_xcalloc(1, sizeof(*m));
+	m->hook = hook;
+	m->hook_ctx = hook_ctx;
+	return m;
+}
+
+static uint32_t intern_path(struct gt_model *m, const struct gt_str *s)
+{
+	struct path_entry *e;
+	HASH_FIND(hh, m->paths, s->p, s->len, e);
+	if (e)
+		return e->id;
+	e = gt_xcalloc(1, sizeof(*e));
+	e->path = gt_xstrndup(s->p, s->len);
+	e->id = (uint32_t)m->npaths;
+	m->path_by_id = gt_xrealloc(m->path_by_id, (m->npaths + 1) * sizeof(char *));
+	m->path_by_id[m->npaths++] = e->path;
+	HASH_ADD_KEYPTR(hh, m->paths, e->path, s->len, e);
+	return e->id;
+}
+
+const char *gt_model_path(const struct gt_model *m, uint32_t path_id)
+{
+	return path_id < m->npaths ? m->path_by_id[path_id] : "";
+}
+
+static struct gt_image *image_for(struct gt_model *m, const struct gt_block *b)
+{
+	struct gt_image *img;
+	uint64_t id = b->h.image_id;
+	HASH_FIND(hh, m->images, &id, sizeof(id), img);
+	if (img)
+		return img;
+	img = gt_xcalloc(1, sizeof(*img));
+	img->id = id;
+	img->pid = b->h.pid;
+	img->page_size = 4096;
+	img->pointer_bits = 64;
+	gt_heap_init(&img->heap);
+	gt_maps_init(&img->maps);
+	img->order = m->n;
+	HASH_ADD(hh, m->images, id, sizeof(img->id), img);
+	if (m->n == m->cap) {
+		m->cap = m->cap ? 2 * m->cap : 16;
+		m->order = gt_xrealloc(m->order, m->cap * sizeof(*m->order));
+	}
+	m->order[m->n++] = img;
+	return img;
+}
+
+static char **copy_strs(const struct gt_str *v, size_t n)
+{
+	char **out = gt_xcalloc(n, sizeof(*out));
+	for (size_t i = 0; i < n; i++)
+		out[i] = gt_xstrndup(v[i].p, v[i].len);
+	return out;
+}
+
+static void free_strs(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static void apply_image(struct gt_image *img, const struct gt_rec_image *r)
+{
+	free(img->exe);
+	free(img->cwd);
+	free_strs(img->argv, img->argc);
+	free_strs(img->env, img->envc);
+	img->has_info = 1;
+	img->ppid = r->ppid;
+	img->start_realtime_ns = r->start_realtime_ns;
+	img->start_mono_ns = r->start_mono_ns;
+	img->origin = r->origin;
+	img->parent_image_id = r->parent_image_id;
+	img->pointer_bits = r->pointer_bits;
+	img->page_size = r->page_size;
+	img->stack_depth = r->stack_depth;
+	img->exe = gt_xstrndup(r->exe.p, r->exe.len);
+	img->cwd = gt_xstrndup(r->cwd.p, r->cwd.len);
+	img->argc = r->argc;
+	img->argv = copy_strs(r->argv, r->argc);
+	img->envc = r->envc;
+	img->env = copy_strs(r->env, r->envc);
+}
+
+static void free_modules(struct gt_image *img)
+{
+	for (size_t i = 0; i < img->nmods; i++) {
+		free(img->mods[i].path);
+		free(img->mods[i].build_id);
+	}
+	free(img->mods);
+	img->mods = NULL;
+	img->nmods = 0;
+}
+
+/*
+ * Adds one module, replacing any of the image's modules its range
+ * overlaps (format.h: the map is rewritten after every dlopen). A relative
+ * path is joined with the image's cwd, as symbols.h requires.
+ */
+static void apply_module(struct gt_image *img, const struct gt_module_rec *r)
+{
+	uint64_t end = r->base + r->size < r->base ? UINT64_MAX : r->base + r->size;
+	size_t keep = 0;
+	for (size_t i = 0; i < img->nmods; i++) {
+		struct gt_module *o = &img->mods[i];
+		if (o->base < end && r->base < o->base + o->size) {
+			free(o->path);
+			free(o->build_id);
+		} else {
+			img->mods[keep++] = *o;
+		}
+	}
+	img->nmods = keep;
+	img->mods = gt_xrealloc(img->mods, (img->nmods + 1) * sizeof(*img->mods));
+	size_t at = 0;
+	while (at < img->nmods && img->mods[at].base < r->base)
+		at++;
+	memmove(img->mods + at + 1, img->mods + at, (img->nmods - at) * sizeof(*img->mods));
+	img->nmods++;
+	struct gt_module *mod = &img->mods[at];
+	mod->base = r->base;
+	mod->size = r->size;
+	if (r->path.len && r->path.p[0] != '/' && img->cwd && img->cwd[0] == '/') {
+		size_t n = strlen(img->cwd) + 1 + r->path.len + 1;
+		mod->path = gt_xmalloc(n);
+		snprintf(mod->path, n, "%s/%.*s", img->cwd, (int)r->path.len, r->path.p);
+	} else {
+		mod->path = gt_xstrndup(r->path.p, r->path.len);
+	}
+	mod->build_id_len = r->build_id.len;
+	mod->build_id = gt_xmalloc(mod->build_id_len);
+	memcpy(mod->build_id, r->build_id.p, mod->build_id_len);
+}
+
+static struct gt_thread *thread_for(struct gt_image *img, uint64_t serial)
+{
+	struct gt_thread *t;
+	HASH_FIND(hh, img->threads, &serial, sizeof(serial), t);
+	if (!t) {
+		t = gt_xcalloc(1, sizeof(*t));
+		t->heap.serial = serial;
+		HASH_ADD(hh, img->threads, heap.serial, sizeof(t->heap.serial), t);
+	}
+	return t;
+}
+
+static void apply_stack(struct gt_image *img, struct gt_rec_stack *r)
+{
+	struct gt_stack *s;
+	HASH_FIND(hh, img->stacks, &r->id, sizeof(r->id), s);
+	if (s) {
+		free(s->ips);
+	} else {
+		s = gt_xcalloc(1, sizeof(*s));
+		s->id = r->id;
+		HASH_ADD(hh, img->stacks, id, sizeof(s->id), s);
+	}
+	s->depth = r->depth;
+	s->ips = r->ips; /* ownership moves here */
+	r->ips = NULL;
+}
+
+static int map_failed(const struct gt_image *img, uint64_t result)
+{
+	return result == UINT64_MAX || (img->pointer_bits == 32 && result == 0xffffffffu);
+}
+
+static uint64_t mul_sat(uint64_t a, uint64_t b)
+{
+	if (a && b > UINT64_MAX / a)
+		return UINT64_MAX;
+	return a * b;
+}
+
+static void apply_call(struct gt_model *m, struct gt_image *img, const struct gt_block *b,
+		       const struct gt_rec_call *c)
+{
+	uint64_t base = img->block_start ? b->h.base_ns : img->now_ns;
+	img->block_start = 0;
+	img->now_ns = base + (uint64_t)c->dts;
+	uint64_t t = img->now_ns;
+	if (!img->first_ns)
+		img->first_ns = t;
+	if (!img->cur)
+		img->cur = thread_for(img, 1);
+	struct gt_heap_thread *th = &img->cur->heap;
+	struct gt_heap *h = &img->heap;
+	img->calls[c->fn]++;
+	img->fn_ns[c->fn] += c->dur_ns;
+	img->events++;
+	m->events++;
+
+	switch ((enum gt_fn)c->fn) {
+	case GT_FN_MALLOC:
+	case GT_FN_VALLOC:
+	case GT_FN_PVALLOC:
+	case GT_FN_ALIGNED_ALLOC:
+	case GT_FN_MEMALIGN:
+		if (c->result)
+			gt_heap_alloc(h, th, c->result, c->size, c->stack, t);
+		break;
+	case GT_FN_CALLOC:
+		if (c->result)
+			gt_heap_alloc(h, th, c->result, mul_sat(c->nmemb, c->size), c->stack, t);
+		break;
+	case GT_FN_POSIX_MEMALIGN:
+		if (c->ret == 0 && c->result)
+			gt_heap_alloc(h, th, c->result, c->size, c->stack, t);
+		break;
+	case GT_FN_REALLOC:
+	case GT_FN_REALLOCARRAY: {
+		uint64_t size = c->fn == GT_FN_REALLOC ? c->size : mul_sat(c->nmemb, c->size);
+		if (!c->result) {
+			/* realloc(p, 0) returning NULL freed p; a failed
+			 * realloc (n > 0) left p alone. */
+			if (c->ptr && size == 0)
+				gt_heap_free(h, th, c->ptr, t);
+			break;
+		}
+		if (c->ptr)
+			gt_heap_free(h, th, c->ptr, t);
+		gt_heap_alloc(h, th, c->result, size, c->stack, t);
+		break;
+	}
+	case GT_FN_FREE:
+		if (c->ptr)
+			gt_heap_free(h, th, c->ptr, t);
+		break;
+	case GT_FN_MMAP:
+	case GT_FN_MMAP64: {
+		/* MAP_ANONYMOUS (0x20 on Linux) maps no file whatever fd says. */
+		enum gt_map_kind kind = (c->flags & 0x20) ? GT_MAP_ANONYMOUS
+							  : gt_map_classify(c->path.p, c->path.len);
+		uint32_t path_id = kind == GT_MAP_ANONYMOUS ? 0 : intern_path(m, &c->path);
+		gt_maps_mmap(&img->maps, c->result, c->len, c->offset, kind, path_id,
+			     map_failed(img, c->result), img->page_size, t);
+		break;
+	}
+	case GT_FN_MUNMAP:
+		gt_maps_munmap(&img->maps, c->addr, c->len, c->sret != 0, img->page_size);
+		break;
+	case GT_FN_MREMAP:
+		gt_maps_mremap(&img->maps, c->old_addr, c->old_len, c->new_len, c->result,
+			       map_failed(img, c->result), img->page_size, t);
+		break;
+	case GT_FN_COUNT:
+		break;
+	}
+}
+
+static void check_seq(struct gt_model *m, struct gt_image *img, const struct gt_block *b)
+{
+	if (b->h.seq != img->next_seq) {
+		gt_warn("block %u of image %016llx (pid %u) missing before offset %llu",
+			img->next_seq, (unsigned long long)img->id, img->pid,
+			(unsigned long long)b->offset);
+		img->missing_blocks = 1;
+		m->missing = 1;
+	}
+	img->next_seq = b->h.seq + 1;
+}
+
+void gt_model_feed(struct gt_model *m, const struct gt_block *b)
+{
+	struct gt_image *img = image_for(m, b);
+	struct gt_rec_iter it;
+	struct gt_rec rec;
+
+	m->blocks++;
+	check_seq(m, img, b);
+	img->block_start = 1;
+	gt_rec_iter_init(&it, b);
+	while (gt_rec_next(&it, &rec)) {
+		struct gt_rec_call call;
+		const struct gt_rec_call *callp = NULL;
+		switch (rec.tag) {
+		case GT_REC_IMAGE: {
+			struct gt_rec_image r;
+			gt_decode_image(b, &rec, &r);
+			apply_image(img, &r);
+			free(r.argv);
+			free(r.env);
+			break;
+		}
+		case GT_REC_MODULE: {
+			struct gt_module_rec r;
+			gt_decode_module(b, &rec, &r);
+			apply_module(img, &r);
+			break;
+		}
+		case GT_REC_THREAD: {
+			struct gt_rec_thread r;
+			gt_decode_thread(b, &rec, &r);
+			img->cur = thread_for(img, r.serial);
+			img->cur->tid = r.tid;
+			break;
+		}
+		case GT_REC_STACK: {
+			struct gt_rec_stack r;
+			gt_decode_stack(b, &rec, &r);
+			apply_stack(img, &r);
+			break;
+		}
+		case GT_REC_CALL:
+			if (gt_decode_call(b, &rec, &call)) {
+				apply_call(m, img, b, &call);
+				callp = &call;
+			} else {
+				img->unknown_records++;
+				m->unknown_records++;
+			}
+			break;
+		case GT_REC_END:
+			gt_decode_end(b, &rec, &img->end);
+			img->ended = 1;
+			break;
+		case GT_REC_EXEC_FAILED: {
+			struct gt_rec_exec_failed r;
+			gt_decode_exec_failed(b, &rec, &r);
+			img->exec_failures++;
+			img->ended = 0;
+			break;
+		}
+		case GT_REC_DROPPED: {
+			struct gt_rec_dropped r;
+			gt_decode_dropped(b, &rec, &r);
+			img->dropped_calls += r.count;
+			break;
+		}
+		default:
+			img->unknown_records++;
+			m->unknown_records++;
+			break;
+		}
+		if (m->hook)
+			m->hook(m->hook_ctx, img, b, &rec, callp);
+	}
+}
+
+void gt_model_finish(struct gt_model *m, int torn)
+{
+	m->torn = torn;
+	for (size_t i = 0; i < m->n; i++) {
+		struct gt_image *img = m->order[i];
+		if (!img->has_info)
+			img->missing_blocks = 1;
+		gt_heap_finish(&img->heap);
+		gt_maps_finish(&img->maps);
+	}
+}
+
+size_t gt_model_count(const struct gt_model *m)
+{
+	return m->n;
+}
+
+struct gt_image *gt_model_image(const struct gt_model *m, size_t i)
+{
+	return m->order[i];
+}
+
+struct gt_image *gt_model_find(const struct gt_model *m, uint64_t image_id)
+{
+	struct gt_image *img;
+	HASH_FIND(hh, m->images, &image_id, sizeof(image_id), img);
+	return img;
+}
+
+int gt_image_complete(const struct gt_image *img)
+{
+	return img->has_info && img->ended && !img->missing_blocks;
+}
+
+int gt_model_complete(const struct gt_model *m)
+{
+	if (m->torn || m->missing)
+		return 0;
+	for (size_t i = 0; i < m->n; i++)
+		if (!gt_image_complete(m->order[i]))
+			return 0;
+	return 1;
+}
+
+uint64_t gt_model_events(const struct gt_model *m)
+{
+	return m->events;
+}
+
+uint64_t gt_model_unknown_records(const struct gt_model *m)
+{
+	return m->unknown_records;
+}
+
+uint64_t gt_model_blocks(const struct gt_model *m)
+{
+	return m->blocks;
+}
+
+const struct gt_stack *gt_image_stack(const struct gt_image *img, uint64_t id)
+{
+	struct gt_stack *s;
+	HASH_FIND(hh, img->stacks, &id, sizeof(id), s);
+	return s;
+}
+
+const struct gt_module *gt_image_module(const struct gt_image *img, uint64_t ip)
+{
+	/* Modules are sorted by base: the last one starting at or below ip. */
+	size_t lo = 0, hi = img->nmods;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (img->mods[mid].base <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	const struct gt_module *mod = &img->mods[lo - 1];
+	return ip - mod->base < mod->size ? mod : NULL;
+}
+
+double gt_image_wall_seconds(const struct gt_image *img)
+{
+	uint64_t end = img->ended ? img->end.end_mono_ns : img->now_ns;
+	uint64_t start = img->has_info ? img->start_mono_ns : img->first_ns;
+	return end > start ? (double)(end - start) / 1e9 : 0;
+}
+
+double gt_image_cpu_seconds(const struct gt_model *m, const struct gt_image *img)
+{
+	if (!img->ended)
+		return 0;
+	uint64_t ns = img->end.user_ns + img->end.system_ns;
+	if (img->origin == GT_ORIGIN_EXEC) {
+		/* rusage survives exec: subtract the image this one replaced. */
+		const struct gt_image *prev = NULL;
+		for (size_t i = 0; i < img->order; i++) {
+			const struct gt_image *o = m->order[i];
+			if (o->pid == img->pid && o->ended && o->end.reason == GT_END_EXEC)
+				prev = o;
+		}
+		if (prev) {
+			uint64_t p = prev->end.user_ns + prev->end.system_ns;
+			ns = ns > p ? ns - p : 0;
+		}
+	}
+	return (double)ns / 1e9;
+}
+
+static double sum_ns(const struct gt_image *img, int from, int to)
+{
+	uint64_t ns = 0;
+	for (int f = from; f <= to; f++)
+		ns += img->fn_ns[f];
+	return (double)ns / 1e9;
+}
+
+double gt_image_allocator_seconds(const struct gt_image *img)
+{
+	return sum_ns(img, GT_FN_MALLOC, GT_FN_PVALLOC);
+}
+
+double gt_image_mmap_seconds(const struct gt_image *img)
+{
+	return sum_ns(img, GT_FN_MMAP, GT_FN_MREMAP);
+}
+
+void gt_model_free(struct gt_model *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->n; i++) {
+		struct gt_image *img = m->order[i];
+		free(img->exe);
+		free(img->cwd);
+		free_strs(img->argv, img->argc);
+		free_strs(img->env, img->envc);
+		free_modules(img);
+		struct gt_thread *t, *tt;
+		HASH_ITER(hh, img->threads, t, tt)
+		{
+			HASH_DEL(img->threads, t);
+			free(t);
+		}
+		struct gt_stack *s, *st;
+		HASH_ITER(hh, img->stacks, s, st)
+		{
+			HASH_DEL(img->stacks, s);
+			free(s->ips);
+			free(s);
+		}
+		gt_heap_release(&img->heap);
+		gt_maps_release(&img->maps);
+		HASH_DEL(m->images, img);
+		free(img);
+	}
+	free(m->order);
+	struct path_entry *e, *et;
+	HASH_ITER(hh, m->paths, e, et)
+	{
+		HASH_DEL(m->paths, e);
+		free(e->path);
+		free(e);
+	}
+	free(m->path_by_id);
+	free(m);
+}

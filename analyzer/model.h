@@ -1,0 +1,125 @@
+/*
+ * The model: every process image of a trace with what the report needs —
+ * identity, times, calls per function, time inside them, heap, maps,
+ * stacks and modules — built by feeding blocks in file order. One ordered
+ * stream per image (format.h) makes per-image accounting in file order
+ * exact even though blocks of different images interleave.
+ */
+#ifndef GT_MODEL_H
+#define GT_MODEL_H
+
+#include <stdint.h>
+#include <uthash.h>
+
+#include "gittrace/format.h"
+#include "heap.h"
+#include "maps.h"
+#include "reader.h"
+#include "records.h"
+
+struct gt_module {
+	uint64_t base, size;
+	char *path;
+	uint8_t *build_id;
+	size_t build_id_len;
+};
+
+struct gt_stack {
+	uint64_t id; /* key, per image */
+	size_t depth;
+	uint64_t *ips; /* innermost first */
+	UT_hash_handle hh;
+};
+
+struct gt_thread {
+	struct gt_heap_thread heap; /* heap.serial is the key */
+	uint64_t tid;
+	UT_hash_handle hh;
+};
+
+struct gt_image {
+	uint64_t id; /* key */
+	uint32_t pid;
+	int has_info; /* the IMAGE record was seen */
+	uint64_t ppid, start_realtime_ns, start_mono_ns, origin, parent_image_id;
+	uint64_t pointer_bits, page_size, stack_depth;
+	char *exe, *cwd;
+	size_t argc, envc;
+	char **argv, **env;
+
+	int ended; /* an END record was seen (the last one counts) */
+	struct gt_rec_end end;
+	uint64_t exec_failures, dropped_calls;
+	int missing_blocks; /* a block was missing by seq, or seq 0 never seen */
+	uint32_t next_seq;
+
+	uint64_t now_ns;   /* time of the last CALL */
+	int block_start;   /* the next CALL's delta is from the block's base_ns */
+	uint64_t first_ns; /* time of the first CALL (0 if none) */
+	struct gt_thread *threads, *cur;
+	struct gt_module *mods;
+	size_t nmods;
+	struct gt_stack *stacks;
+
+	uint64_t calls[GT_FN_COUNT];
+	uint64_t fn_ns[GT_FN_COUNT]; /* summed durations */
+	uint64_t events;	     /* CALL records */
+	uint64_t unknown_records;
+	struct gt_heap heap;
+	struct gt_maps maps;
+
+	size_t order; /* position of first appearance in the file */
+	UT_hash_handle hh;
+};
+
+struct gt_model;
+
+/*
+ * Called for every record after the model has applied it (for --dump).
+ * call is set for a decoded CALL, NULL otherwise.
+ */
+typedef void gt_record_hook(void *ctx, const struct gt_image *img, const struct gt_block *b,
+			    const struct gt_rec *rec, const struct gt_rec_call *call);
+
+struct gt_model *gt_model_new(gt_record_hook *hook, void *hook_ctx);
+
+/* Applies one block's records. Dies on bad input. */
+void gt_model_feed(struct gt_model *m, const struct gt_block *b);
+
+/* After the last block: leaks, bounds; torn says the reader stopped early. */
+void gt_model_finish(struct gt_model *m, int torn);
+
+/* Images in order of first appearance in the file. */
+size_t gt_model_count(const struct gt_model *m);
+struct gt_image *gt_model_image(const struct gt_model *m, size_t i);
+struct gt_image *gt_model_find(const struct gt_model *m, uint64_t image_id);
+
+/* Trace-wide facts. */
+int gt_model_complete(const struct gt_model *m); /* not torn, no block missing, all ended */
+uint64_t gt_model_events(const struct gt_model *m);
+uint64_t gt_model_unknown_records(const struct gt_model *m);
+uint64_t gt_model_blocks(const struct gt_model *m);
+
+/* The path a path id stands for. */
+const char *gt_model_path(const struct gt_model *m, uint32_t path_id);
+
+/* A stack of an image, or NULL. */
+const struct gt_stack *gt_image_stack(const struct gt_image *img, uint64_t id);
+
+/* The module containing ip in the image's current module map, or NULL. */
+const struct gt_module *gt_image_module(const struct gt_image *img, uint64_t ip);
+
+/* Wall seconds (END minus start; 0 if unknown) and CPU seconds (END's
+ * user + system; for an exec'd image, minus what the image it replaced
+ * used, since rusage survives exec; 0 if the image never ended). */
+double gt_image_wall_seconds(const struct gt_image *img);
+double gt_image_cpu_seconds(const struct gt_model *m, const struct gt_image *img);
+int gt_image_complete(const struct gt_image *img);
+
+/* Seconds inside the malloc family / inside mmap, munmap, mremap. */
+double gt_image_allocator_seconds(const struct gt_image *img);
+double gt_image_mmap_seconds(const struct gt_image *img);
+
+void gt_model_free(struct gt_model *m);
+
+#endif /* GT_MODEL_H */

@@ -1,0 +1,203 @@
+/*
+ * The block reader: file → validated, decompressed blocks. See reader.h.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "reader.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <zstd.h>
+
+#include "die.h"
+
+/* A header frame larger than this is not one a future MINOR would write. */
+#define MAX_HEADER_FRAME 4096
+
+struct gt_reader {
+	FILE *f;
+	const char *path;
+	uint64_t pos;
+	uint64_t size;
+	int torn;
+	int blocks;
+	ZSTD_DCtx *dctx;
+	uint8_t *frame;
+	size_t frame_cap;
+	uint8_t *raw;
+	size_t raw_cap;
+};
+
+struct gt_reader *gt_reader_open(const char *path)
+{
+	struct gt_reader *r = gt_xcalloc(1, sizeof(*r));
+	r->path = path;
+	r->f = fopen(path, "rb");
+	if (!r->f)
+		gt_die("cannot open '%s': %s", path, strerror(errno));
+	struct stat st;
+	if (fstat(fileno(r->f), &st) == 0 && S_ISREG(st.st_mode))
+		r->size = (uint64_t)st.st_size;
+	else if (S_ISDIR(st.st_mode))
+		gt_die("cannot read '%s': Is a directory", path);
+	r->dctx = ZSTD_createDCtx();
+	if (!r->dctx)
+		gt_die("out of memory (zstd context)");
+	return r;
+}
+
+/* Reads up to n bytes; returns how many (short only at end of file). */
+static size_t read_some(struct gt_reader *r, void *buf, size_t n)
+{
+	size_t got = fread(buf, 1, n, r->f);
+	if (got < n && ferror(r->f))
+		gt_die("cannot read '%s' at offset %llu: %s", r->path,
+		       (unsigned long long)(r->pos + got), strerror(errno));
+	r->pos += got;
+	return got;
+}
+
+static void torn(struct gt_reader *r, uint64_t block_off, uint64_t got, uint64_t want)
+{
+	r->torn = 1;
+	gt_warn("trace cut short at offset %llu: read %llu of %llu bytes of the last block",
+		(unsigned long long)block_off, (unsigned long long)got, (unsigned long long)want);
+}
+
+/* Names what a file that does not start with a block header looks like. */
+static _Noreturn void not_a_trace(struct gt_reader *r, const uint8_t *p, size_t n)
+{
+	if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b)
+		gt_die("'%s' is a gzip file, not a gittrace trace (offset 0)", r->path);
+	if (n >= 4 && gt_get_le32(p) == ZSTD_MAGICNUMBER)
+		gt_die("'%s' is a plain zstd file, not a gittrace trace (offset 0)", r->path);
+	gt_die("'%s' is not a gittrace trace: no block header at offset 0", r->path);
+}
+
+static uint8_t *reserve(uint8_t **buf, size_t *cap, size_t n)
+{
+	if (*cap < n) {
+		free(*buf);
+		*buf = gt_xmalloc(n);
+		*cap = n;
+	}
+	return *buf;
+}
+
+int gt_reader_next(struct gt_reader *r, struct gt_block *b)
+{
+	uint8_t pre[GT_SKIPPABLE_PREFIX_SIZE + MAX_HEADER_FRAME];
+	uint64_t off = r->pos;
+	const uint64_t min_block = GT_SKIPPABLE_PREFIX_SIZE + GT_BLOCK_HEADER_SIZE;
+
+	if (r->torn)
+		return 0;
+	size_t got = read_some(r, pre, GT_SKIPPABLE_PREFIX_SIZE);
+	if (got == 0) {
+		if (off == 0)
+			gt_die("'%s' is empty, not a gittrace trace", r->path);
+		return 0;
+	}
+	/* A partial prefix is a torn tail only if what is there matches. */
+	uint8_t magic[4];
+	gt_put_le32(magic, GT_SKIPPABLE_MAGIC);
+	if (memcmp(pre, magic, got < 4 ? got : 4) != 0) {
+		if (off == 0)
+			not_a_trace(r, pre, got);
+		gt_die("corrupt trace: no block header at offset %llu", (unsigned long long)off);
+	}
+	if (got < GT_SKIPPABLE_PREFIX_SIZE) {
+		torn(r, off, got, min_block);
+		return 0;
+	}
+	uint32_t hsize = gt_get_le32(pre + 4);
+	if (hsize < GT_BLOCK_HEADER_SIZE || hsize > MAX_HEADER_FRAME) {
+		if (off == 0)
+			gt_die("'%s' is not a gittrace trace: foreign skippable frame at offset 0",
+			       r->path);
+		gt_die("corrupt block header at offset %llu: header size %u",
+		       (unsigned long long)off, hsize);
+	}
+	got = read_some(r, pre + GT_SKIPPABLE_PREFIX_SIZE, hsize);
+	if (got < hsize) {
+		/* The block magic is the first thing we can still check. */
+		torn(r, off, GT_SKIPPABLE_PREFIX_SIZE + got, GT_SKIPPABLE_PREFIX_SIZE + hsize);
+		return 0;
+	}
+	gt_block_header_decode(pre + GT_SKIPPABLE_PREFIX_SIZE, &b->h);
+	b->offset = off;
+	if (b->h.magic != GT_BLOCK_MAGIC) {
+		if (off == 0)
+			gt_die("'%s' is not a gittrace trace: foreign skippable frame at offset 0",
+			       r->path);
+		gt_die("corrupt block header at offset %llu: bad magic", (unsigned long long)off);
+	}
+	if (b->h.major > GT_FORMAT_MAJOR)
+		gt_die("block at offset %llu has format %u.%u, newer than the %d.x this "
+		       "gittrace-report reads; upgrade gittrace",
+		       (unsigned long long)off, b->h.major, b->h.minor, GT_FORMAT_MAJOR);
+	if (b->h.major == 0)
+		gt_die("corrupt block header at offset %llu: format 0.%u", (unsigned long long)off,
+		       b->h.minor);
+	if (b->h.raw_size > GT_MAX_RAW_SIZE)
+		gt_die("corrupt block header at offset %llu: raw size %u exceeds %u",
+		       (unsigned long long)off, b->h.raw_size, GT_MAX_RAW_SIZE);
+	if (b->h.frame_size == 0 || b->h.frame_size > ZSTD_compressBound(GT_MAX_RAW_SIZE))
+		gt_die("corrupt block header at offset %llu: frame size %u",
+		       (unsigned long long)off, b->h.frame_size);
+
+	uint64_t head = GT_SKIPPABLE_PREFIX_SIZE + hsize;
+	uint8_t *frame = reserve(&r->frame, &r->frame_cap, b->h.frame_size);
+	got = read_some(r, frame, b->h.frame_size);
+	if (got < b->h.frame_size) {
+		torn(r, off, head + got, head + b->h.frame_size);
+		return 0;
+	}
+	uint64_t data_off = off + head;
+	size_t fsz = ZSTD_findFrameCompressedSize(frame, b->h.frame_size);
+	if (ZSTD_isError(fsz))
+		gt_die("corrupt block at offset %llu: zstd: %s", (unsigned long long)data_off,
+		       ZSTD_getErrorName(fsz));
+	if (fsz != b->h.frame_size)
+		gt_die("corrupt block at offset %llu: zstd frame is %zu bytes, header says %u",
+		       (unsigned long long)data_off, fsz, b->h.frame_size);
+	uint8_t *raw = reserve(&r->raw, &r->raw_cap, b->h.raw_size ? b->h.raw_size : 1);
+	size_t n = ZSTD_decompressDCtx(r->dctx, raw, b->h.raw_size, frame, b->h.frame_size);
+	if (ZSTD_isError(n))
+		gt_die("corrupt block at offset %llu: zstd: %s", (unsigned long long)data_off,
+		       ZSTD_getErrorName(n));
+	if (n != b->h.raw_size)
+		gt_die("corrupt block at offset %llu: %zu bytes of records, header says %u",
+		       (unsigned long long)data_off, n, b->h.raw_size);
+	b->raw = raw;
+	r->blocks++;
+	return 1;
+}
+
+int gt_reader_torn(const struct gt_reader *r)
+{
+	return r->torn;
+}
+
+uint64_t gt_reader_pos(const struct gt_reader *r)
+{
+	return r->pos;
+}
+
+uint64_t gt_reader_size(const struct gt_reader *r)
+{
+	return r->size;
+}
+
+void gt_reader_close(struct gt_reader *r)
+{
+	if (!r)
+		return;
+	fclose(r->f);
+	ZSTD_freeDCtx(r->dctx);
+	free(r->frame);
+	free(r->raw);
+	free(r);
+}

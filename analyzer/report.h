@@ -1,0 +1,28 @@
+/*
+ * The report writers: human text (80 columns, verdict first), JSON (the
+ * contract in docs/report-schema.json) and folded stacks. Each formats a
+ * built gt_summary; none of them changes it.
+ */
+#ifndef GT_REPORT_H
+#define GT_REPORT_H
+
+#include <stdio.h>
+
+#include "summary.h"
+
+/* Bumped whenever the JSON contract changes (docs/report.md). */
+#define GT_REPORT_JSON_VERSION 1
+
+/* top: sites to list per process (0 = all). */
+void gt_report_text(FILE *out, const struct gt_summary *s, size_t top);
+void gt_report_json(FILE *out, const struct gt_summary *s, size_t top);
+
+/*
+ * One line per allocating stack: "<pid> <argv0>;outermost;…;site weight",
+ * weight = allocations or (by_bytes) bytes. Allocator frames are dropped,
+ * wrappers kept (a flame graph shows who went through them).
+ */
+void gt_report_folded(FILE *out, const struct gt_summary *s, struct gt_symbolizer *sym,
+		      int by_bytes);
+
+#endif /* GT_REPORT_H */

@@ -1,0 +1,49 @@
+/*
+ * --folded: folded stacks ("a;b;c weight", outermost first) for
+ * flamegraph.pl and speedscope, one line per allocating stack.
+ */
+#include "report.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+/* Folded format separators are ';' and the last space: replace them. */
+static void frame_name(FILE *out, const char *s)
+{
+	for (; *s; s++)
+		fputc(*s == ';' || *s == ' ' || *s == '\n' ? '_' : *s, out);
+}
+
+void gt_report_folded(FILE *out, const struct gt_summary *s, struct gt_symbolizer *sym,
+		      int by_bytes)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		const struct gt_image *img = s->procs[i].img;
+		const char *name = img->argc ? img->argv[0] : img->exe ? img->exe : "?";
+		const char *slash = strrchr(name, '/');
+		name = slash ? slash + 1 : name;
+		for (const struct gt_stack_counts *c = gt_heap_stacks_first(&img->heap); c;
+		     c = gt_heap_stacks_next(c)) {
+			uint64_t w = by_bytes ? c->bytes : c->allocations;
+			if (!w)
+				continue;
+			fprintf(out, "%" PRIu32 "_", img->pid);
+			frame_name(out, name);
+			const struct gt_stack *st = gt_image_stack(img, c->stack);
+			if (st) {
+				struct gt_frame *f;
+				size_t n = gt_symbolize_stack(sym, img, st, &f);
+				/* Drop the allocator's own frames, innermost. */
+				size_t first = 0;
+				while (first < n && gt_is_allocator_function(f[first].function))
+					first++;
+				for (size_t k = n; k > first; k--) {
+					fputc(';', out);
+					frame_name(out, f[k - 1].function);
+				}
+				gt_frames_free(f, n);
+			}
+			fprintf(out, " %" PRIu64 "\n", w);
+		}
+	}
+}

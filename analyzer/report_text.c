@@ -1,0 +1,255 @@
+/*
+ * The human report: fits 80 columns and leads with the verdict and the one
+ * thing to do, then the process tree, per-process sections and top sites.
+ */
+#include "report.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mapkind.h"
+
+#define WIDTH 80
+
+/* Prints text word-wrapped to WIDTH, first line after `first`, later lines
+ * indented by `indent` spaces. */
+static void wrap(FILE *out, const char *first, int indent, const char *text)
+{
+	int col = fprintf(out, "%s", first);
+	const char *p = text;
+	while (*p) {
+		const char *sp = strchr(p, ' ');
+		int len = sp ? (int)(sp - p) : (int)strlen(p);
+		if (col > indent && col + 1 + len > WIDTH) {
+			col = fprintf(out, "\n%*s", indent, "") - 1;
+		} else if (p != text) {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(p, 1, (size_t)len, out);
+		col += len;
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', out);
+}
+
+static const char *bytes(char *buf, uint64_t n)
+{
+	gt_format_bytes(buf, 32, n);
+	return buf;
+}
+
+static void verdict_block(FILE *out, const struct gt_verdict *v, const char *title)
+{
+	char first[64];
+	snprintf(first, sizeof(first), "%s: ", title);
+	wrap(out, first, 2, v->headline);
+	for (size_t i = 0; i < v->nsuggestions; i++)
+		wrap(out, "  do: ", 6, v->suggestions[i]);
+	for (size_t i = 0; i < v->nevidence; i++)
+		wrap(out, "  - ", 4, v->evidence[i]);
+}
+
+static const char *command(const struct gt_image *img, char *buf, size_t size)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < img->argc && used + 1 < size; i++)
+		used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? " " : "",
+					 img->argv[i]);
+	if (!img->argc)
+		snprintf(buf, size, "%s", img->exe ? img->exe : "?");
+	return buf;
+}
+
+static void tree(FILE *out, const struct gt_summary *s)
+{
+	char cmd[256];
+	fprintf(out, "\nProcesses (heaviest first)\n");
+	fprintf(out, "  %7s %7s %5s %8s %8s %10s  %s\n", "pid", "ppid", "from", "cpu s", "wall s",
+		"calls", "command");
+	for (size_t i = 0; i < s->n; i++) {
+		const struct gt_proc *p = &s->procs[i];
+		const struct gt_image *img = p->img;
+		const char *origin = img->origin == GT_ORIGIN_FORK   ? "fork"
+				     : img->origin == GT_ORIGIN_EXEC ? "exec"
+								     : "root";
+		command(img, cmd, sizeof(cmd));
+		int n = fprintf(out,
+				"  %7" PRIu32 " %7" PRIu64 " %5s %8.3f %8.3f %10" PRIu64 "%s  ",
+				img->pid, img->ppid, origin, p->cpu, p->wall, img->events,
+				gt_image_complete(img) ? " " : "*");
+		fprintf(out, "%.*s\n", WIDTH - n > 10 ? WIDTH - n : 10, cmd);
+	}
+	if (s->n && !gt_model_complete(s->m))
+		fprintf(out, "  * incomplete: killed, or the trace was cut short\n");
+}
+
+static void calls_line(FILE *out, const struct gt_image *img)
+{
+	char buf[1024];
+	size_t used = 0;
+	for (int f = 0; f < GT_FN_COUNT; f++)
+		if (img->calls[f])
+			used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s %" PRIu64,
+						 used ? ", " : "", gt_fn_names[f], img->calls[f]);
+	wrap(out, "  calls: ", 9, used ? buf : "none");
+}
+
+static void histograms(FILE *out, const struct gt_heap *h)
+{
+	static const char *const life[GT_LIFETIME_BUCKETS] = {"<1us",  "<10us",	 "<100us", "<1ms",
+							      "<10ms", "<100ms", "<1s",	   ">=1s"};
+	char buf[1024], b[32];
+	size_t used = 0;
+	for (int i = 0; i < GT_LIFETIME_BUCKETS; i++)
+		if (h->lifetime[i])
+			used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s %" PRIu64,
+						 used ? ", " : "", life[i], h->lifetime[i]);
+	if (used)
+		wrap(out, "  lifetimes of freed blocks: ", 4, buf);
+	used = 0;
+	for (int i = 0; i < GT_SIZE_BUCKETS; i++)
+		if (h->sizes[i])
+			used += (size_t)snprintf(
+				buf + used, sizeof(buf) - used, "%s<=%s %" PRIu64, used ? ", " : "",
+				bytes(b, i ? (uint64_t)1 << (i < 64 ? i : 63) : 1), h->sizes[i]);
+	if (used)
+		wrap(out, "  sizes: ", 4, buf);
+}
+
+static void maps_table(FILE *out, const struct gt_proc *p)
+{
+	const struct gt_maps *m = &p->img->maps;
+	char b[32];
+	int any = 0;
+	for (int k = 0; k < GT_MAP_KIND_COUNT; k++)
+		any |= m->kind[k].mmaps || m->kind[k].munmaps || m->kind[k].mremaps;
+	if (!any)
+		return;
+	fprintf(out, "  maps: %-14s %10s %10s %8s %12s\n", "kind", "mmaps", "munmaps", "mremaps",
+		"bytes");
+	for (int k = 0; k < GT_MAP_KIND_COUNT; k++) {
+		const struct gt_kind_stats *ks = &m->kind[k];
+		if (ks->mmaps || ks->munmaps || ks->mremaps)
+			fprintf(out,
+				"        %-14s %10" PRIu64 " %10" PRIu64 " %8" PRIu64 " %12s\n",
+				gt_map_kind_names[k], ks->mmaps, ks->munmaps, ks->mremaps,
+				bytes(b, ks->bytes));
+	}
+	fprintf(out, "  peak mapped %s; %" PRIu64 " regions mapped again",
+		bytes(b, m->peak_mapped_bytes), m->remapped_regions);
+	if (p->window)
+		fprintf(out, "; window %s", bytes(b, p->window));
+	if (m->kind[GT_MAP_PACK].mmaps)
+		fprintf(out, "; thrash %.1f", p->thrash);
+	fputc('\n', out);
+}
+
+typedef int cmp_fn(const void *, const void *);
+
+static int by_bytes(const void *a, const void *b)
+{
+	const struct gt_site *x = *(const struct gt_site *const *)a;
+	const struct gt_site *y = *(const struct gt_site *const *)b;
+	return x->bytes < y->bytes ? 1 : x->bytes > y->bytes ? -1 : strcmp(x->key, y->key);
+}
+
+static int by_temporary(const void *a, const void *b)
+{
+	const struct gt_site *x = *(const struct gt_site *const *)a;
+	const struct gt_site *y = *(const struct gt_site *const *)b;
+	return x->temporary < y->temporary   ? 1
+	       : x->temporary > y->temporary ? -1
+					     : strcmp(x->key, y->key);
+}
+
+static void site_line(FILE *out, const struct gt_site *st)
+{
+	char b[32], loc[64] = "";
+	const struct gt_frame *f = st->nframes ? &st->frames[0] : NULL;
+	if (f && f->file) {
+		const char *slash = strrchr(f->file, '/');
+		snprintf(loc, sizeof(loc), " (%s:%d)", slash ? slash + 1 : f->file, f->line);
+	}
+	int n = fprintf(out, "    %9" PRIu64 " %10s %8" PRIu64 "  ", st->allocations,
+			bytes(b, st->bytes), st->temporary);
+	char name[512];
+	snprintf(name, sizeof(name), "%s%s", st->function, loc);
+	fprintf(out, "%.*s\n", WIDTH - n, name);
+}
+
+static void sites(FILE *out, const struct gt_proc *p, size_t top, const char *title, cmp_fn *cmp)
+{
+	if (!p->nsites)
+		return;
+	const struct gt_site **v = malloc(p->nsites * sizeof(*v));
+	if (!v)
+		return;
+	memcpy(v, p->sites, p->nsites * sizeof(*v));
+	if (cmp)
+		qsort(v, p->nsites, sizeof(*v), cmp);
+	size_t n = top && top < p->nsites ? top : p->nsites;
+	fprintf(out, "  top sites by %s:\n    %9s %10s %8s  %s\n", title, "allocs", "bytes", "temp",
+		"function (file:line)");
+	for (size_t i = 0; i < n; i++)
+		site_line(out, v[i]);
+	free(v);
+}
+
+static void process(FILE *out, const struct gt_proc *p, size_t top)
+{
+	const struct gt_image *img = p->img;
+	const struct gt_heap *h = &img->heap;
+	char cmd[256], b[32], b2[32];
+	fprintf(out, "\n== pid %" PRIu32 ": ", img->pid);
+	fprintf(out, "%.*s ==\n", 60, command(img, cmd, sizeof(cmd)));
+	verdict_block(out, &p->verdict, "  verdict");
+	calls_line(out, img);
+	double secs = p->cpu > 0 ? p->cpu : p->wall;
+	fprintf(out, "  heap: %" PRIu64 " allocations (%.0f/s), %s allocated, peak %s at %.3f s\n",
+		h->allocations, secs > 0 ? (double)h->allocations / secs : 0,
+		bytes(b, h->allocated_bytes), bytes(b2, h->peak_bytes),
+		h->peak_ns > img->start_mono_ns && img->has_info
+			? (double)(h->peak_ns - img->start_mono_ns) / 1e9
+			: 0);
+	fprintf(out,
+		"  temporary %" PRIu64 " (%.1f%%), leaked %" PRIu64
+		" (%s), untracked frees %" PRIu64 "\n",
+		h->temporary, h->allocations ? 100.0 * h->temporary / h->allocations : 0,
+		h->leaked_allocations, bytes(b, h->leaked_bytes), h->untracked_frees);
+	histograms(out, h);
+	maps_table(out, p);
+	fprintf(out, "  time: allocator %.3f s, maps %.3f s of %.3f s %s\n", p->allocator_s,
+		p->mmap_s, secs, p->cpu > 0 ? "CPU" : "wall (no CPU time)");
+	sites(out, p, top, "calls", NULL);
+	sites(out, p, top, "bytes", by_bytes);
+	sites(out, p, top, "temporary", by_temporary);
+}
+
+void gt_report_text(FILE *out, const struct gt_summary *s, size_t top)
+{
+	fprintf(out, "gittrace-report: %zu process%s, %" PRIu64 " events%s\n\n", s->n,
+		s->n == 1 ? "" : "es", gt_model_events(s->m),
+		gt_model_complete(s->m) ? "" : " (incomplete trace)");
+	verdict_block(out, &s->verdict, "VERDICT");
+	if (s->nstripped) {
+		char buf[1024];
+		size_t used = 0;
+		for (size_t i = 0; i < s->nstripped; i++)
+			used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s",
+						 i ? ", " : "", s->stripped[i]);
+		char note[1200];
+		snprintf(note, sizeof(note),
+			 "%s stripped: sites there show module+offset; symbols need debug info "
+			 "(e.g. Debian's git-dbgsym) or a self-built git",
+			 buf);
+		wrap(out, "note: ", 6, note);
+	}
+	tree(out, s);
+	for (size_t i = 0; i < s->n; i++)
+		process(out, &s->procs[i], top);
+}

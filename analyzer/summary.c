@@ -1,0 +1,259 @@
+/*
+ * Derives the report's numbers from the model. See summary.h.
+ */
+#include "summary.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "die.h"
+
+static char *site_key(const struct gt_frame *f, size_t n)
+{
+	size_t len = 1;
+	for (size_t i = 0; i < n; i++)
+		len += strlen(f[i].function) + (f[i].file ? strlen(f[i].file) : 0) + 24;
+	char *key = gt_xmalloc(len), *p = key;
+	*p = '\0';
+	for (size_t i = 0; i < n; i++)
+		p += snprintf(p, len - (size_t)(p - key), "%s@%s:%d;", f[i].function,
+			      f[i].file ? f[i].file : "", f[i].line);
+	return key;
+}
+
+static int by_allocations(const void *a, const void *b)
+{
+	const struct gt_site *x = *(const struct gt_site *const *)a;
+	const struct gt_site *y = *(const struct gt_site *const *)b;
+	if (x->allocations != y->allocations)
+		return x->allocations < y->allocations ? 1 : -1;
+	if (x->bytes != y->bytes)
+		return x->bytes < y->bytes ? 1 : -1;
+	return strcmp(x->key, y->key);
+}
+
+static void build_sites(struct gt_proc *p, struct gt_symbolizer *sym)
+{
+	struct gt_site *table = NULL;
+	const struct gt_heap *h = &p->img->heap;
+	for (const struct gt_stack_counts *c = gt_heap_stacks_first(h); c;
+	     c = gt_heap_stacks_next(c)) {
+		const struct gt_stack *st = gt_image_stack(p->img, c->stack);
+		struct gt_frame *f = NULL;
+		size_t n = 0, first = 0;
+		if (st) {
+			n = gt_symbolize_stack(sym, p->img, st, &f);
+			first = gt_site_frame(f, n);
+			if (first == n) /* only allocator frames: keep the outermost */
+				first = n ? n - 1 : 0;
+		}
+		char *key = f ? site_key(f + first, n - first) : gt_xstrndup("?", 1);
+		struct gt_site *site;
+		HASH_FIND_STR(table, key, site);
+		if (site) {
+			free(key);
+			gt_frames_free(f, n);
+		} else {
+			site = gt_xcalloc(1, sizeof(*site));
+			site->key = key;
+			if (n) {
+				/* Keep only the frames from the site outwards. */
+				for (size_t i = 0; i < first; i++) {
+					free(f[i].function);
+					free(f[i].file);
+					free(f[i].module);
+				}
+				memmove(f, f + first, (n - first) * sizeof(*f));
+				site->nframes = n - first;
+				site->frames = f;
+				site->function = site->frames[0].function;
+			} else {
+				free(f);
+				site->function = "?";
+			}
+			HASH_ADD_KEYPTR(hh, table, site->key, strlen(site->key), site);
+		}
+		site->allocations += c->allocations;
+		site->bytes += c->bytes;
+		site->temporary += c->temporary;
+		site->leaked_allocations += c->leaked_allocations;
+		site->leaked_bytes += c->leaked_bytes;
+	}
+	p->nsites = HASH_COUNT(table);
+	p->sites = gt_xcalloc(p->nsites, sizeof(*p->sites));
+	size_t i = 0;
+	struct gt_site *site, *tmp;
+	HASH_ITER(hh, table, site, tmp)
+	{
+		HASH_DEL(table, site);
+		p->sites[i++] = site;
+	}
+	qsort(p->sites, p->nsites, sizeof(*p->sites), by_allocations);
+}
+
+static int heavier(const void *a, const void *b)
+{
+	const struct gt_proc *x = a, *y = b;
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? 1 : -1;
+	if (x->img->events != y->img->events)
+		return x->img->events < y->img->events ? 1 : -1;
+	return x->img->order < y->img->order ? -1 : 1;
+}
+
+static void fill_input(struct gt_verdict_input *in, const struct gt_proc *p)
+{
+	const struct gt_image *img = p->img;
+	const struct gt_maps *mp = &img->maps;
+	memset(in, 0, sizeof(*in));
+	in->cpu_seconds = p->cpu;
+	in->wall_seconds = p->wall;
+	in->allocator_seconds = p->allocator_s;
+	in->mmap_seconds = p->mmap_s;
+	in->allocations = img->heap.allocations;
+	in->temporary = img->heap.temporary;
+	in->map_calls = img->calls[GT_FN_MMAP] + img->calls[GT_FN_MMAP64] +
+			img->calls[GT_FN_MUNMAP] + img->calls[GT_FN_MREMAP];
+	in->pack_mmaps = mp->kind[GT_MAP_PACK].mmaps;
+	in->pack_munmaps = mp->kind[GT_MAP_PACK].munmaps;
+	in->pack_regions = mp->distinct_pack_regions;
+	in->loose_mmaps = mp->kind[GT_MAP_LOOSE].mmaps;
+	in->window = p->window;
+	in->evictions = mp->evictions;
+	in->limit_at_least = mp->limit_at_least;
+	in->limit_below = mp->limit_below;
+	in->env = (const char *const *)img->env;
+	in->envc = img->envc;
+}
+
+/* Site function names by allocations for the verdict's evidence. */
+static const char **top_names(const struct gt_proc *p, size_t *n)
+{
+	*n = p->nsites < 3 ? p->nsites : 3;
+	const char **v = gt_xcalloc(*n, sizeof(*v));
+	for (size_t i = 0; i < *n; i++)
+		v[i] = p->sites[i]->function;
+	return v;
+}
+
+static void add_totals(struct gt_totals *t, const struct gt_proc *p)
+{
+	const struct gt_image *img = p->img;
+	for (int f = 0; f < GT_FN_COUNT; f++)
+		t->calls[f] += img->calls[f];
+	t->allocations += img->heap.allocations;
+	t->allocated_bytes += img->heap.allocated_bytes;
+	t->peak_bytes += img->heap.peak_bytes;
+	t->temporary += img->heap.temporary;
+	t->leaked_allocations += img->heap.leaked_allocations;
+	t->leaked_bytes += img->heap.leaked_bytes;
+	t->untracked_frees += img->heap.untracked_frees;
+	t->allocator_s += p->allocator_s;
+	t->mmap_s += p->mmap_s;
+	t->cpu += p->cpu;
+	t->wall = p->wall > t->wall ? p->wall : t->wall;
+	t->peak_mapped_bytes += img->maps.peak_mapped_bytes;
+	t->remapped_regions += img->maps.remapped_regions;
+	for (int k = 0; k < GT_MAP_KIND_COUNT; k++) {
+		t->kind[k].mmaps += img->maps.kind[k].mmaps;
+		t->kind[k].munmaps += img->maps.kind[k].munmaps;
+		t->kind[k].mremaps += img->maps.kind[k].mremaps;
+		t->kind[k].bytes += img->maps.kind[k].bytes;
+	}
+}
+
+/* The tree's verdict input: sums, and the window facts of the process
+ * with the most pack maps (windows are per process). */
+static void tree_input(struct gt_verdict_input *in, const struct gt_summary *s)
+{
+	memset(in, 0, sizeof(*in));
+	const struct gt_proc *packiest = NULL;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct gt_proc *p = &s->procs[i];
+		struct gt_verdict_input one;
+		fill_input(&one, p);
+		in->cpu_seconds += one.cpu_seconds;
+		in->wall_seconds =
+			one.wall_seconds > in->wall_seconds ? one.wall_seconds : in->wall_seconds;
+		in->allocator_seconds += one.allocator_seconds;
+		in->mmap_seconds += one.mmap_seconds;
+		in->allocations += one.allocations;
+		in->temporary += one.temporary;
+		in->map_calls += one.map_calls;
+		in->pack_mmaps += one.pack_mmaps;
+		in->pack_munmaps += one.pack_munmaps;
+		in->pack_regions += one.pack_regions;
+		in->loose_mmaps += one.loose_mmaps;
+		in->evictions += one.evictions;
+		if (!packiest || one.pack_mmaps > packiest->img->maps.kind[GT_MAP_PACK].mmaps)
+			packiest = p;
+	}
+	if (packiest) {
+		in->window = packiest->window;
+		in->limit_at_least = packiest->img->maps.limit_at_least;
+		in->limit_below = packiest->img->maps.limit_below;
+		in->env = (const char *const *)s->procs[0].img->env;
+		in->envc = s->procs[0].img->envc;
+	}
+}
+
+void gt_summary_build(struct gt_summary *s, const struct gt_model *m, const char *path,
+		      struct gt_symbolizer *sym, long pid)
+{
+	memset(s, 0, sizeof(*s));
+	s->m = m;
+	s->path = path;
+	s->procs = gt_xcalloc(gt_model_count(m), sizeof(*s->procs));
+	for (size_t i = 0; i < gt_model_count(m); i++) {
+		const struct gt_image *img = gt_model_image(m, i);
+		if (pid >= 0 && img->pid != (uint64_t)pid)
+			continue;
+		struct gt_proc *p = &s->procs[s->n++];
+		p->img = img;
+		p->wall = gt_image_wall_seconds(img);
+		p->cpu = gt_image_cpu_seconds(m, img);
+		p->allocator_s = gt_image_allocator_seconds(img);
+		p->mmap_s = gt_image_mmap_seconds(img);
+		for (int f = GT_FN_MALLOC; f <= GT_FN_PVALLOC; f++)
+			if (f != GT_FN_FREE)
+				p->allocating_calls += img->calls[f];
+		p->window = gt_maps_inferred_window(&img->maps);
+		p->thrash = gt_maps_thrash_ratio(&img->maps);
+		build_sites(p, sym);
+	}
+	qsort(s->procs, s->n, sizeof(*s->procs), heavier);
+	for (size_t i = 0; i < s->n; i++) {
+		struct gt_proc *p = &s->procs[i];
+		struct gt_verdict_input in;
+		fill_input(&in, p);
+		const char **names = top_names(p, &in.ntop_sites);
+		in.top_sites = names;
+		gt_verdict_compute(&p->verdict, &in);
+		free(names);
+		add_totals(&s->totals, p);
+	}
+	struct gt_verdict_input in;
+	tree_input(&in, s);
+	const char **names = s->n ? top_names(&s->procs[0], &in.ntop_sites) : NULL;
+	in.top_sites = names;
+	gt_verdict_compute(&s->verdict, &in);
+	free(names);
+	s->stripped = gt_symbolizer_stripped(sym, &s->nstripped);
+}
+
+void gt_summary_release(struct gt_summary *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		struct gt_proc *p = &s->procs[i];
+		for (size_t j = 0; j < p->nsites; j++) {
+			gt_frames_free(p->sites[j]->frames, p->sites[j]->nframes);
+			free(p->sites[j]->key);
+			free(p->sites[j]);
+		}
+		free(p->sites);
+		gt_verdict_release(&p->verdict);
+	}
+	free(s->procs);
+	gt_verdict_release(&s->verdict);
+}

@@ -1,0 +1,56 @@
+/*
+ * Turns a recorded stack of an image into named frames with the image's
+ * module map and gt_symbols, and decides which frame names an allocation
+ * site: the innermost one outside the allocator, the tracer and the
+ * allocation wrappers listed in symbolize.c.
+ */
+#ifndef GT_SYMBOLIZE_H
+#define GT_SYMBOLIZE_H
+
+#include <stdint.h>
+
+#include "model.h"
+#include "symbols.h"
+
+/* One named frame. Strings are owned by the frame (gt_frame_release). */
+struct gt_frame {
+	char *function; /* name, or "module+0xoff" when stripped, or "?" */
+	char *file;	/* NULL if unknown */
+	int line;
+	char *module; /* basename of the module path, NULL if none */
+};
+
+struct gt_symbolizer;
+
+/* syms may be NULL (no symbolization: every frame is module+offset). */
+struct gt_symbolizer *gt_symbolizer_new(struct gt_symbols *syms);
+void gt_symbolizer_free(struct gt_symbolizer *s);
+
+/*
+ * Names all frames of a stack, innermost first, inlined frames before the
+ * function they were inlined into. Returns the count; *out is gt_xmalloc'ed
+ * (free with gt_frames_free).
+ */
+size_t gt_symbolize_stack(struct gt_symbolizer *s, const struct gt_image *img,
+			  const struct gt_stack *st, struct gt_frame **out);
+void gt_frames_free(struct gt_frame *f, size_t n);
+
+/*
+ * Index of the frame that names the allocation site (skipping allocator,
+ * tracer and wrapper frames); n if every frame is skipped.
+ */
+size_t gt_site_frame(const struct gt_frame *f, size_t n);
+
+/* 1 if the function name is the C library's allocator (or one of its
+ * string-duplicating callers); gt_is_skipped_function adds git's
+ * allocation wrappers. */
+int gt_is_allocator_function(const char *name);
+int gt_is_skipped_function(const char *name);
+
+/*
+ * Paths of modules seen stripped so far (gt_symbols_module_status 0),
+ * for the one note the report prints. count set to how many.
+ */
+const char *const *gt_symbolizer_stripped(const struct gt_symbolizer *s, size_t *count);
+
+#endif /* GT_SYMBOLIZE_H */

@@ -1,0 +1,23 @@
+#!/bin/sh
+# Derives the bad inputs of the CLI tests from a good trace, into DIR:
+#   empty, text (not a trace), gzip, random bytes inside the first block's
+#   zstd frame, a block header claiming a newer major version, and a record
+#   running past its block (a valid zstd frame with a lying record length).
+# Usage: make_bad.sh GOOD_TRACE DIR MAKE_TRACE
+set -e
+good=$1 dir=$2
+mkdir -p "$dir"
+: >"$dir/empty.zst"
+printf 'hello, this is not a trace\n' >"$dir/text.zst"
+gzip -c "$good" >"$dir/gzip.zst"
+# Random bytes in the middle of block 0's frame (header is 56 bytes).
+cp "$good" "$dir/corrupt.zst"
+printf '\377\376\375\374\373\372\371\370' |
+	dd of="$dir/corrupt.zst" bs=1 seek=120 conv=notrunc 2>/dev/null
+# Major version (u16 at offset 8 + 4) set to 2.
+cp "$good" "$dir/newer.zst"
+printf '\002\000' | dd of="$dir/newer.zst" bs=1 seek=12 conv=notrunc 2>/dev/null
+# Bad magic in the second block's skippable prefix: corruption mid-file.
+second=$(od -An -tu4 -j32 -N4 "$good" | tr -d ' ')
+cp "$good" "$dir/badmagic.zst"
+printf 'XXXX' | dd of="$dir/badmagic.zst" bs=1 seek=$((56 + second)) conv=notrunc 2>/dev/null
