@@ -371,6 +371,40 @@ static int has_pc_attributes(Dwarf_Die *die)
 	return dwarf_hasattr(die, DW_AT_low_pc) || dwarf_hasattr(die, DW_AT_ranges);
 }
 
+/* Deepest scope nesting followed: bounds the recursion on corrupt DWARF. */
+#define MAX_SCOPE_DEPTH 256
+
+/*
+ * Appends to chain (at *n, up to max) the inlined subroutines under scope
+ * that contain pc, outermost first. Returns 1 if a child of scope contains
+ * pc, 0 if none does (chain is then unchanged).
+ */
+static int descend(Dwarf_Die *scope, Dwarf_Addr pc, Dwarf_Die *chain, int *n, int max, int depth)
+{
+	Dwarf_Die child;
+	if (depth >= MAX_SCOPE_DEPTH || dwarf_child(scope, &child) != 0)
+		return 0;
+	do {
+		int tag = dwarf_tag(&child);
+		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_lexical_block &&
+		    tag != DW_TAG_try_block && tag != DW_TAG_catch_block)
+			continue;
+		if (dwarf_haspc(&child, pc) == 1) {
+			if (tag == DW_TAG_inlined_subroutine && *n < max)
+				chain[(*n)++] = child;
+			descend(&child, pc, chain, n, max, depth + 1);
+			return 1;
+		}
+		/* A block without addresses of its own says nothing about
+		 * its children: look inside, and go on with the siblings if
+		 * nothing there contains pc. */
+		if (tag != DW_TAG_inlined_subroutine && !has_pc_attributes(&child) &&
+		    descend(&child, pc, chain, n, max, depth + 1))
+			return 1;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
+
 /*
  * Fills chain with the function and the inlined subroutines containing pc,
  * outermost first; returns how many (at most max, at least 1).
@@ -379,33 +413,7 @@ static int inline_chain(Dwarf_Die *function, Dwarf_Addr pc, Dwarf_Die *chain, in
 {
 	int n = 0;
 	chain[n++] = *function;
-	Dwarf_Die scope = *function;
-	for (;;) {
-		Dwarf_Die child;
-		int found = 0;
-		if (dwarf_child(&scope, &child) != 0)
-			break;
-		do {
-			int tag = dwarf_tag(&child);
-			if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_lexical_block &&
-			    tag != DW_TAG_try_block && tag != DW_TAG_catch_block)
-				continue;
-			/* A block without addresses of its own is transparent. */
-			if (dwarf_haspc(&child, pc) == 1 ||
-			    (tag != DW_TAG_inlined_subroutine && !has_pc_attributes(&child))) {
-				found = 1;
-				break;
-			}
-		} while (dwarf_siblingof(&child, &child) == 0);
-		if (!found)
-			break;
-		if (dwarf_tag(&child) == DW_TAG_inlined_subroutine) {
-			if (n == max)
-				break;
-			chain[n++] = child;
-		}
-		scope = child;
-	}
+	descend(function, pc, chain, &n, max, 0);
 	return n;
 }
 
