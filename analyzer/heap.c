@@ -16,7 +16,7 @@
 
 struct gt_alloc {
 	uint64_t ptr; /* key */
-	uint64_t size, t_ns, stack, thread, thread_seq;
+	uint64_t size, t_ns, end_ns, stack, thread, thread_seq;
 	UT_hash_handle hh;
 };
 
@@ -53,9 +53,9 @@ static unsigned lifetime_bucket(uint64_t ns)
 	return b;
 }
 
-static void forget(struct gt_heap *h, struct gt_alloc *a)
+static void forget(struct gt_heap *h, struct gt_alloc **table, struct gt_alloc *a)
 {
-	HASH_DEL(h->live, a);
+	HASH_DEL(*table, a);
 	h->current_bytes -= a->size;
 	h->live_count--;
 	a->hh.next = h->spare;
@@ -63,12 +63,19 @@ static void forget(struct gt_heap *h, struct gt_alloc *a)
 }
 
 void gt_heap_alloc(struct gt_heap *h, struct gt_heap_thread *th, uint64_t ptr, uint64_t size,
-		   uint64_t stack, uint64_t t)
+		   uint64_t stack, uint64_t t, uint64_t end)
 {
-	struct gt_alloc *a;
+	struct gt_alloc *a, *old;
 	HASH_FIND(hh, h->live, &ptr, sizeof(ptr), a);
-	if (a) /* Its free went unseen (freed by an untraced path). */
-		forget(h, a);
+	if (a) {
+		/* Set aside; a block already set aside at ptr had its free
+		 * go unseen (an untraced path): drop it. */
+		HASH_FIND(hh, h->displaced, &ptr, sizeof(ptr), old);
+		if (old)
+			forget(h, &h->displaced, old);
+		HASH_DEL(h->live, a);
+		HASH_ADD(hh, h->displaced, ptr, sizeof(a->ptr), a);
+	}
 	if (h->spare) {
 		a = h->spare;
 		h->spare = a->hh.next;
@@ -79,6 +86,7 @@ void gt_heap_alloc(struct gt_heap *h, struct gt_heap_thread *th, uint64_t ptr, u
 	a->ptr = ptr;
 	a->size = size;
 	a->t_ns = t;
+	a->end_ns = end;
 	a->stack = stack;
 	a->thread = th->serial;
 	a->thread_seq = th->allocations;
@@ -99,9 +107,16 @@ void gt_heap_alloc(struct gt_heap *h, struct gt_heap_thread *th, uint64_t ptr, u
 
 void gt_heap_free(struct gt_heap *h, struct gt_heap_thread *th, uint64_t ptr, uint64_t t)
 {
-	struct gt_alloc *a;
+	struct gt_alloc *a, *d, **table = &h->live;
 	h->frees++;
 	HASH_FIND(hh, h->live, &ptr, sizeof(ptr), a);
+	HASH_FIND(hh, h->displaced, &ptr, sizeof(ptr), d);
+	/* A free that started before the live block's allocation ended
+	 * cannot be its free: it is the set-aside block's. */
+	if (d && (!a || t < a->end_ns)) {
+		a = d;
+		table = &h->displaced;
+	}
 	if (!a) {
 		h->untracked_frees++;
 		return;
@@ -111,13 +126,13 @@ void gt_heap_free(struct gt_heap *h, struct gt_heap_thread *th, uint64_t ptr, ui
 		counts(h, a->stack)->temporary++;
 	}
 	h->lifetime[lifetime_bucket(t >= a->t_ns ? t - a->t_ns : 0)]++;
-	forget(h, a);
+	forget(h, table, a);
 }
 
-void gt_heap_finish(struct gt_heap *h)
+static void leak(struct gt_heap *h, struct gt_alloc *table)
 {
 	struct gt_alloc *a, *tmp;
-	HASH_ITER(hh, h->live, a, tmp)
+	HASH_ITER(hh, table, a, tmp)
 	{
 		struct gt_stack_counts *s = counts(h, a->stack);
 		s->leaked_allocations++;
@@ -125,6 +140,12 @@ void gt_heap_finish(struct gt_heap *h)
 		h->leaked_allocations++;
 		h->leaked_bytes += a->size;
 	}
+}
+
+void gt_heap_finish(struct gt_heap *h)
+{
+	leak(h, h->live);
+	leak(h, h->displaced);
 }
 
 const struct gt_stack_counts *gt_heap_stack(const struct gt_heap *h, uint64_t stack)
@@ -150,6 +171,11 @@ void gt_heap_release(struct gt_heap *h)
 	HASH_ITER(hh, h->live, a, tmp)
 	{
 		HASH_DEL(h->live, a);
+		free(a);
+	}
+	HASH_ITER(hh, h->displaced, a, tmp)
+	{
+		HASH_DEL(h->displaced, a);
 		free(a);
 	}
 	while (h->spare) {

@@ -32,6 +32,7 @@ struct gt_heap_thread {
 
 struct gt_heap {
 	struct gt_alloc *live;
+	struct gt_alloc *displaced;	/* live blocks whose address was handed out again */
 	struct gt_alloc *spare;		/* freed entries kept for reuse */
 	struct gt_stack_counts *stacks; /* uthash by stack */
 	uint64_t allocations, allocated_bytes, frees, untracked_frees, temporary;
@@ -43,12 +44,17 @@ struct gt_heap {
 
 void gt_heap_init(struct gt_heap *h);
 
-/* An allocation of size bytes at ptr (non-zero) by thread th at time t. */
+/*
+ * An allocation of size bytes at ptr (non-zero) by thread th, started at t
+ * and returned at end. If ptr is still live, the other thread's free that
+ * made room has not been appended yet (format.h): the old block is kept
+ * aside until a free that started before this allocation ended claims it.
+ */
 void gt_heap_alloc(struct gt_heap *h, struct gt_heap_thread *th, uint64_t ptr, uint64_t size,
-		   uint64_t stack, uint64_t t);
+		   uint64_t stack, uint64_t t, uint64_t end);
 
 /*
- * A free of ptr (non-zero) by thread th at time t. A pointer never seen
+ * A free of ptr (non-zero) by thread th started at time t. A pointer never seen
  * allocated (allocated before tracing began, or in a fork's parent) only
  * counts as an untracked free.
  */

@@ -235,15 +235,16 @@ static void apply_call(struct gt_model *m, struct gt_image *img, const struct gt
 	case GT_FN_ALIGNED_ALLOC:
 	case GT_FN_MEMALIGN:
 		if (c->result)
-			gt_heap_alloc(h, th, c->result, c->size, c->stack, t);
+			gt_heap_alloc(h, th, c->result, c->size, c->stack, t, t + c->dur_ns);
 		break;
 	case GT_FN_CALLOC:
 		if (c->result)
-			gt_heap_alloc(h, th, c->result, mul_sat(c->nmemb, c->size), c->stack, t);
+			gt_heap_alloc(h, th, c->result, mul_sat(c->nmemb, c->size), c->stack, t,
+				      t + c->dur_ns);
 		break;
 	case GT_FN_POSIX_MEMALIGN:
 		if (c->ret == 0 && c->result)
-			gt_heap_alloc(h, th, c->result, c->size, c->stack, t);
+			gt_heap_alloc(h, th, c->result, c->size, c->stack, t, t + c->dur_ns);
 		break;
 	case GT_FN_REALLOC:
 	case GT_FN_REALLOCARRAY: {
@@ -257,7 +258,7 @@ static void apply_call(struct gt_model *m, struct gt_image *img, const struct gt
 		}
 		if (c->ptr)
 			gt_heap_free(h, th, c->ptr, t);
-		gt_heap_alloc(h, th, c->result, size, c->stack, t);
+		gt_heap_alloc(h, th, c->result, size, c->stack, t, t + c->dur_ns);
 		break;
 	}
 	case GT_FN_FREE:
