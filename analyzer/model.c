@@ -466,25 +466,11 @@ double gt_image_wall_seconds(const struct gt_image *img)
 	return end > start ? (double)(end - start) / 1e9 : 0;
 }
 
-double gt_image_cpu_seconds(const struct gt_model *m, const struct gt_image *img)
+double gt_image_cpu_seconds(const struct gt_image *img)
 {
 	if (!img->ended)
 		return 0;
-	uint64_t ns = img->end.user_ns + img->end.system_ns;
-	if (img->origin == GT_ORIGIN_EXEC) {
-		/* rusage survives exec: subtract the image this one replaced. */
-		const struct gt_image *prev = NULL;
-		for (size_t i = 0; i < img->order; i++) {
-			const struct gt_image *o = m->order[i];
-			if (o->pid == img->pid && o->ended && o->end.reason == GT_END_EXEC)
-				prev = o;
-		}
-		if (prev) {
-			uint64_t p = prev->end.user_ns + prev->end.system_ns;
-			ns = ns > p ? ns - p : 0;
-		}
-	}
-	return (double)ns / 1e9;
+	return (double)(img->end.user_ns + img->end.system_ns) / 1e9;
 }
 
 static double sum_ns(const struct gt_image *img, int from, int to)

@@ -109,11 +109,14 @@ const struct gt_stack *gt_image_stack(const struct gt_image *img, uint64_t id);
 /* The module containing ip in the image's current module map, or NULL. */
 const struct gt_module *gt_image_module(const struct gt_image *img, uint64_t ip);
 
-/* Wall seconds (END minus start; 0 if unknown) and CPU seconds (END's
- * user + system; for an exec'd image, minus what the image it replaced
- * used, since rusage survives exec; 0 if the image never ended). */
+/*
+ * Wall seconds (END minus start; 0 if unknown) and CPU seconds (END's
+ * user + system, which the preload measures from the image's start, so an
+ * exec'd image does not include the image it replaced; 0 if the image
+ * never ended).
+ */
 double gt_image_wall_seconds(const struct gt_image *img);
-double gt_image_cpu_seconds(const struct gt_model *m, const struct gt_image *img);
+double gt_image_cpu_seconds(const struct gt_image *img);
 int gt_image_complete(const struct gt_image *img);
 
 /* Seconds inside the malloc family / inside mmap, munmap, mremap. */

@@ -212,7 +212,7 @@ void gt_summary_build(struct gt_summary *s, const struct gt_model *m, const char
 		struct gt_proc *p = &s->procs[s->n++];
 		p->img = img;
 		p->wall = gt_image_wall_seconds(img);
-		p->cpu = gt_image_cpu_seconds(m, img);
+		p->cpu = gt_image_cpu_seconds(img);
 		p->allocator_s = gt_image_allocator_seconds(img);
 		p->mmap_s = gt_image_mmap_seconds(img);
 		for (int f = GT_FN_MALLOC; f <= GT_FN_PVALLOC; f++)

@@ -13,7 +13,7 @@ check() {
 check '.gittrace_report == 1'
 check '.trace.complete == true and .trace.events == 71 and .trace.unknown_records == 1'
 check '.processes | length == 3'
-# Heaviest (CPU) first: root 1 s, fork 0.2 s, exec 0.3 - 0.2 = 0.1 s.
+# Heaviest (CPU) first: root 1 s, fork 0.2 s, exec 0.1 s.
 check '[.processes[].argv[1]] == ["log", "log", "pack-objects"]'
 check '[.processes[].pid] == [100, 101, 101]'
 check '.processes[2].cpu_seconds == 0.1 and .processes[1].cpu_seconds == 0.2'

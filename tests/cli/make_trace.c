@@ -320,7 +320,7 @@ int main(int argc, char **argv)
 		CALL(GT_FN_MALLOC, 100, 1, 16, 0x50000 + i * 0x100);
 	for (uint64_t i = 10; i-- > 0;)
 		CALL(GT_FN_FREE, 50, 1, 0x50000 + i * 0x100);
-	end(GT_END_EXIT, 0, 500000000, 300000000);
+	end(GT_END_EXIT, 0, 500000000, 100000000);
 	flush_block(IMG_C, 101, 0, 3500);
 
 	/* Image A, block 2: an exit handler frees one of the leaks after END. */
