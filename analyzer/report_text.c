@@ -204,23 +204,25 @@ static void process(FILE *out, const struct gt_proc *p, size_t top)
 {
 	const struct gt_image *img = p->img;
 	const struct gt_heap *h = &img->heap;
-	char cmd[256], b[32], b2[32];
+	char cmd[256], b[32], b2[32], b3[32];
 	fprintf(out, "\n== pid %" PRIu32 ": ", img->pid);
 	fprintf(out, "%.*s ==\n", 60, command(img, cmd, sizeof(cmd)));
 	verdict_block(out, &p->verdict, "  verdict");
 	calls_line(out, img);
 	double secs = p->cpu > 0 ? p->cpu : p->wall;
-	fprintf(out, "  heap: %" PRIu64 " allocations (%.0f/s), %s allocated, peak %s at %.3f s\n",
-		h->allocations, secs > 0 ? (double)h->allocations / secs : 0,
-		bytes(b, h->allocated_bytes), bytes(b2, h->peak_bytes),
-		h->peak_ns > img->start_mono_ns && img->has_info
-			? (double)(h->peak_ns - img->start_mono_ns) / 1e9
-			: 0);
-	fprintf(out,
-		"  temporary %" PRIu64 " (%.1f%%), leaked %" PRIu64
-		" (%s), untracked frees %" PRIu64 "\n",
-		h->temporary, h->allocations ? 100.0 * h->temporary / h->allocations : 0,
-		h->leaked_allocations, bytes(b, h->leaked_bytes), h->untracked_frees);
+	char line[512];
+	snprintf(line, sizeof(line),
+		 "%" PRIu64
+		 " allocations (%.0f/s), %s allocated, peak %s at %.3f s; temporary %" PRIu64
+		 " (%.1f%%), leaked %" PRIu64 " (%s), untracked frees %" PRIu64,
+		 h->allocations, secs > 0 ? (double)h->allocations / secs : 0,
+		 bytes(b, h->allocated_bytes), bytes(b2, h->peak_bytes),
+		 h->peak_ns > img->start_mono_ns && img->has_info
+			 ? (double)(h->peak_ns - img->start_mono_ns) / 1e9
+			 : 0,
+		 h->temporary, h->allocations ? 100.0 * h->temporary / h->allocations : 0,
+		 h->leaked_allocations, bytes(b3, h->leaked_bytes), h->untracked_frees);
+	wrap(out, "  heap: ", 8, line);
 	histograms(out, h);
 	maps_table(out, p);
 	fprintf(out, "  time: allocator %.3f s, maps %.3f s of %.3f s %s\n", p->allocator_s,
