@@ -1,0 +1,114 @@
+# git_commands.sh: real git commands (Debian's /usr/bin/git) run untraced
+# and traced on identical fresh copies of a generated repository: reads,
+# writes, threads, children, a command that dies (exit 128) and one killed
+# by a signal. Each must print, exit and leave its repositories exactly as
+# without the preload (lib.sh), and its trace must hold exactly the
+# processes trace2 saw, with nothing lost (checks.sh).
+#
+# usage: bash git_commands.sh PRELOAD REPORT MAKE_DEMO WORKDIR CASE...
+# CASE is a name below, or "all". No output line of git depends on timing
+# here (progress meters are off: stderr is not a terminal), so nothing is
+# filtered before comparing.
+. "$(dirname "$0")/lib.sh"
+
+[ $# -ge 5 ] || fail "usage: git_commands.sh PRELOAD REPORT MAKE_DEMO WORKDIR CASE..."
+preload=$1 report=$2 make_demo=$3 work=$4
+shift 4
+fresh_dir "$work"
+fixture=$work/fixture
+pin_git_env
+fixture=$work/fixture.clean make_fixture "$make_demo"
+
+# A change in the work tree, for the cases that look at or commit one.
+edit_fixture() {
+	echo "an uncommitted line" >>"$fixture/wt/$("$GIT" -C "$fixture/wt" ls-files | sed -n 3p)"
+	echo "an untracked file" >"$fixture/wt/notes.txt"
+}
+
+case_status() {
+	edit_fixture
+	git_case status wt -- status
+}
+case_log() { git_case log wt -- log --raw --all; }
+case_rev_list() { git_case rev_list origin.git -- rev-list --objects --all; }
+case_cat_file() { git_case cat_file origin.git -- cat-file --batch-all-objects --batch; }
+# git grep prints in file order whatever the thread that searched.
+case_grep() { git_case grep wt -- -c grep.threads=2 grep --threads=2 -n -e "pack window" -e delta; }
+case_repack() { git_case repack origin.git -- repack -adf; }
+# gc runs pack-refs, reflog expire, repack (and its pack-objects), prune,
+# worktree prune and rerere gc: several children.
+case_gc() { git_case gc wt -- gc; }
+case_fsck() { git_case fsck origin.git -- fsck --full --strict; }
+# --no-local: upload-pack, pack-objects and index-pack instead of copying files.
+case_clone() { git_case clone . -- clone --no-local origin.git cloned; }
+# file:// goes through upload-pack too; the run's path is the same in both runs.
+case_fetch() { git_case fetch wt -- fetch "file://$work/run/origin.git" next:refs/remotes/origin/next; }
+case_index_pack() { git_case index_pack . -- index-pack -o copy.idx copy.pack; }
+case_commit() {
+	edit_fixture
+	git_case commit wt -- commit -q -am "a change"
+}
+case_checkout() { git_case checkout wt -- checkout -b old HEAD~10; }
+case_merge() { git_case merge wt -- merge --no-edit side; }
+case_fast_import() { git_case fast_import imported.git export.fi -- fast-import; }
+# die() exits 128: the status must pass through the tracer's exit handling.
+case_die() {
+	git_case die wt -- rev-parse nosuchref
+	check_eq "die: git's status" 128 "$(cat "$work/die.plain.status")"
+	check_eq "die: status in the report" 128 "$(jq '.processes[0].exit_status' "$work/die.json")"
+}
+
+# killed_once MODE: `git cat-file --batch` reads requests from a fifo; after
+# two answers (the second asked after a pause longer than the traced run's
+# flush interval, so the trace holds a block of the image) it gets SIGTERM.
+killed_once() {
+	local mode=$1 out=$work/killed.$1 run=$work/run pid status
+	local -a env=(GIT_TRACE2_EVENT="$out.trace2/")
+	rm -rf "$run" "$out" "$out.trace2" "$work/killed.zst"
+	mkdir -p "$out.trace2"
+	cp -a "$fixture" "$run"
+	mkfifo "$run/requests"
+	[ "$mode" = plain ] || env+=(GITTRACE_OUTPUT="$work/killed.zst"
+		GITTRACE_FLUSH_INTERVAL_MS=50 LD_PRELOAD="$preload")
+	# Read-write: opening the fifo does not wait for the reader.
+	exec 9<>"$run/requests"
+	(cd "$run/origin.git" && exec env "${env[@]}" "$GIT" cat-file --batch \
+		<"$run/requests" >"$out.stdout" 2>"$out.stderr") &
+	pid=$!
+	echo HEAD >&9
+	while ! grep -q '^change' "$out.stdout" 2>/dev/null; do sleep 0.05; done
+	sleep 0.3
+	echo HEAD~1 >&9
+	while [ "$(grep -c '^change' "$out.stdout")" -lt 2 ]; do sleep 0.05; done
+	kill -TERM "$pid"
+	set +e
+	wait "$pid"
+	status=$?
+	set -e
+	exec 9>&-
+	rm "$run/requests"
+	echo "$status" >"$out.status"
+	repo_state "$run" >"$out.state"
+	mv "$run" "$out"
+}
+
+case_killed() {
+	echo "--- killed: git cat-file --batch, then SIGTERM"
+	killed_once plain
+	killed_once traced
+	check_eq "killed: git's status (128 + SIGTERM)" 143 "$(cat "$work/killed.plain.status")"
+	same_run killed
+	check_trace killed "$work/killed.zst" "$work/killed.traced.trace2" killed
+}
+
+all="status log rev_list cat_file grep repack gc fsck clone fetch index_pack commit checkout
+	merge fast_import die killed"
+[ "$*" != all ] || set -- $all
+for c in "$@"; do
+	declare -F "case_$c" >/dev/null || fail "no case '$c' (cases: $all)"
+	# Each case edits the fixture at most for itself.
+	rm -rf "$fixture"
+	cp -a "$work/fixture.clean" "$fixture"
+	"case_$c"
+done
+echo "PASS"
