@@ -12,9 +12,11 @@ trace=$work/trace.zst
 
 # Small blocks, written often, so that the victim has written whole blocks
 # and is most likely writing another when it dies.
-GITTRACE_OUTPUT=$trace GITTRACE_BUFFER_SIZE=64k GITTRACE_FLUSH_INTERVAL_MS=10 \
-	run_traced "$preload" "$prog" "$work/ready" &
+# env execs the victim, so $! is the victim's own pid.
+env GITTRACE_OUTPUT="$trace" GITTRACE_BUFFER_SIZE=64k GITTRACE_FLUSH_INTERVAL_MS=10 \
+	LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$preload" "$prog" "$work/ready" &
 victim=$!
+trap 'kill -9 $victim 2>/dev/null || true' EXIT
 # Wait (bounded by the test's own timeout) until the victim has made its
 # first calls and the tracer has written at least two blocks' worth.
 while ! [ -e "$work/ready" ] || [ "$(stat -c %s "$trace" 2>/dev/null || echo 0)" -lt 20000 ]; do
@@ -22,7 +24,11 @@ while ! [ -e "$work/ready" ] || [ "$(stat -c %s "$trace" 2>/dev/null || echo 0)"
 	sleep 0.1
 done
 kill -9 "$victim"
-wait "$victim" || true
+set +e
+wait "$victim"
+status=$?
+set -e
+check_eq "victim killed by SIGKILL (status 128+9)" 137 "$status"
 
 prefix=$(complete_prefix "$trace")
 size=$(stat -c %s "$trace")

@@ -6,6 +6,9 @@
  * made and, most likely, while a block is being written.
  *
  * usage: churn_forever READY
+ *
+ * It gives up with status 3 after MAX_CALLS calls, so that a test that fails
+ * to kill it cannot fill the disk with an endless trace.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -13,6 +16,7 @@
 #include <unistd.h>
 
 #define READY_CALLS 200000
+#define MAX_CALLS   (200 * READY_CALLS)
 
 int main(int argc, char **argv)
 {
@@ -23,7 +27,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: churn_forever READY\n");
 		return 2;
 	}
-	for (;;) {
+	while (n < MAX_CALLS) {
 		unsigned i = (unsigned)(n % 16);
 		free(slots[i]);
 		slots[i] = malloc(32 + n % 512);
@@ -36,4 +40,6 @@ int main(int argc, char **argv)
 			close(fd);
 		}
 	}
+	fprintf(stderr, "churn_forever: not killed after %d calls\n", MAX_CALLS);
+	return 3;
 }
