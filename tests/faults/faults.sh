@@ -1,0 +1,207 @@
+# faults.sh: whatever goes wrong with the trace file, git is never harmed.
+# Each fault runs a real git command untraced and traced with the fault in
+# place: stdout and exit status must be identical, and stderr the untraced
+# stderr plus exactly the expected number of "gittrace:" warning lines (one
+# when the tracer has to give up, none when it copes). Then what the fault
+# must or must not leave behind: files never followed or clobbered, a trace
+# readable up to the fault and reported incomplete.
+#
+# Covered elsewhere, not repeated here: an unwritable output directory as an
+# unprivileged user (tests/git/never_harm.sh with git, and
+# tests/capture/settings_faults.sh), kill -9 mid-run (tests/capture/kill9.sh).
+#
+# usage: bash faults.sh PRELOAD REPORT MAKE_DEMO WORKDIR
+. "$(dirname "$0")/../git/lib.sh"
+
+[ $# -eq 4 ] || fail "usage: faults.sh PRELOAD REPORT MAKE_DEMO WORKDIR"
+preload=$1 report=$2 make_demo=$3 work=$4
+fresh_dir "$work"
+demo_repo "$make_demo" "$work/demo" 2
+"$GIT" -C "$work/demo" config pack.threads 1
+export HOME=$work TZ=UTC GIT_CEILING_DIRECTORIES=$work
+unset GITTRACE_SESSION GITTRACE_OUTPUT GITTRACE_STACK_DEPTH GITTRACE_BUFFER_SIZE 2>/dev/null || true
+unset GITTRACE_FLUSH_INTERVAL_MS GITTRACE_FILE_MODE 2>/dev/null || true
+
+# The workloads: a read that makes many calls (a trace of some 100 KB) and
+# a write with a child (repack runs pack-objects). Repack gets a fresh
+# copy of the repository for each run.
+log_cmd=("$GIT" -C "$work/demo" log --raw --all)
+repack_cmd=("$GIT" -C "$work/repack" repack -adfq)
+
+# run_git OUT WRAP... -- CMD...: runs CMD (through WRAP, e.g. env settings
+# or a limit) with stdout and stderr in OUT.stdout, OUT.stderr and the exit
+# status in OUT.status. stdout goes through a pipe to a cat outside WRAP,
+# so that a file-size limit in WRAP binds the trace, not git's output file.
+run_git() {
+	local out=$1 status
+	shift
+	local -a wrap=()
+	while [ "$1" != -- ]; do
+		wrap+=("$1")
+		shift
+	done
+	shift
+	rm -rf "$work/repack"
+	cp -a "$work/demo" "$work/repack"
+	set +e
+	"${wrap[@]}" "$@" 2>"$out.stderr" | cat >"$out.stdout"
+	status=${PIPESTATUS[0]}
+	set -e
+	echo "$status" >"$out.status"
+}
+
+# untraced NAME WRAP... -- CMD...: the reference run of a fault.
+untraced() {
+	local name=$1
+	shift
+	run_git "$work/$name.plain" "$@"
+}
+
+# traced NAME BASE WARNINGS VAR=VALUE... -- [WRAP... --] CMD...: runs CMD
+# with the preload and the settings, and compares it with the untraced run
+# BASE.
+traced() {
+	local name=$1 plain=$work/$2.plain warnings=$3 out=$work/$1.traced
+	shift 3
+	local -a settings=()
+	while [ "$1" != -- ]; do
+		settings+=("$1")
+		shift
+	done
+	shift
+	local -a wrap=()
+	if [ "${1:0:1}" != / ]; then # a wrapper before the command
+		while [ "$1" != -- ]; do
+			wrap+=("$1")
+			shift
+		done
+		shift
+	fi
+	run_git "$out" "${wrap[@]}" env "${settings[@]}" LD_PRELOAD="$preload" -- "$@"
+	check_eq "$name: exit status" "$(cat "$plain.status")" "$(cat "$out.status")"
+	same_files "$name: stdout" "$plain.stdout" "$out.stdout"
+	check_eq "$name: gittrace warnings" "$warnings" "$(grep -c '^gittrace:' "$out.stderr" || true)"
+	grep -v '^gittrace:' "$out.stderr" >"$out.rest" || true
+	same_files "$name: stderr besides warnings" "$plain.stderr" "$out.rest"
+	[ "$warnings" -eq 0 ] || echo "ok: $name: $(grep '^gittrace:' "$out.stderr")"
+}
+
+# readable_incomplete NAME TRACE: the trace was cut by the fault: the
+# analyzer reads it (exit 0), says it is incomplete, and its whole blocks
+# are a valid zstd stream.
+readable_incomplete() {
+	local name=$1 trace=$2 prefix status
+	[ -s "$trace" ] || fail "$name: nothing written before the fault"
+	prefix=$(complete_prefix "$trace")
+	[ "$prefix" -gt 0 ] || fail "$name: no whole block before the fault"
+	head -c "$prefix" "$trace" | zstd -tq || fail "$name: zstd -t rejects the whole blocks"
+	set +e
+	"$report" --json --top 1 "$trace" >"$work/$name.json" 2>"$work/$name.report.stderr"
+	status=$?
+	set -e
+	check_eq "$name: report exit status" 0 "$status"
+	check_eq "$name: trace complete" false "$(jq .trace.complete "$work/$name.json")"
+	[ "$(jq '.processes[0].events' "$work/$name.json")" -gt 0 ] ||
+		fail "$name: no call read before the fault"
+	echo "ok: $name: $(stat -c %s "$trace") bytes, $prefix in whole blocks," \
+		"$(jq '.processes[0].events' "$work/$name.json") calls read"
+}
+
+untraced log -- "${log_cmd[@]}"
+untraced repack -- "${repack_cmd[@]}"
+
+# --- The output directory does not exist: one warning, no trace anywhere.
+traced missing-dir repack 1 GITTRACE_OUTPUT="$work/no/such/dir/trace.zst" -- "${repack_cmd[@]}"
+[ ! -e "$work/no" ] || fail "missing-dir: the tracer created directories"
+
+# --- GITTRACE_OUTPUT names a symlink: refused, never followed, whether its
+# target exists (and must keep its bytes) or not (and must not appear).
+echo "precious bytes" >"$work/target"
+cp "$work/target" "$work/target.orig"
+ln -s "$work/target" "$work/link.zst"
+ln -s "$work/absent" "$work/dangling.zst"
+traced symlink log 1 GITTRACE_OUTPUT="$work/link.zst" -- "${log_cmd[@]}"
+same_files "symlink: target" "$work/target.orig" "$work/target"
+[ -L "$work/link.zst" ] || fail "symlink: the link was replaced"
+traced dangling-symlink log 1 GITTRACE_OUTPUT="$work/dangling.zst" -- "${log_cmd[@]}"
+[ ! -e "$work/absent" ] || fail "dangling-symlink: the tracer created the link's target"
+
+# --- A default file name already taken, by a file or by a symlink: never
+# clobbered or followed; the trace goes to the next free name. The pid is
+# known in advance because sh execs git in place.
+mkdir "$work/taken"
+# plant.sh KIND CMD...: plants a KIND (file or symlink) at the default
+# name of the traced process, then execs CMD in its place.
+cat >"$work/plant.sh" <<'EOF'
+kind=$1
+shift
+name=gittrace.git.$$.zst
+if [ "$kind" = file ]; then echo "an older trace" >"$name"; else ln -s ../target "$name"; fi
+exec "$@"
+EOF
+for kind in file symlink; do
+	(cd "$work/taken" && traced "taken-$kind" log 0 -- sh "$work/plant.sh" "$kind" -- \
+		"${log_cmd[@]}")
+done
+check_eq "taken: the planted file" "an older trace" \
+	"$(find "$work/taken" -type f -name 'gittrace.git.*.zst' ! -name '*.1.zst' -exec cat {} +)"
+same_files "taken: the symlink's target" "$work/target.orig" "$work/target"
+check_eq "taken: traces at the next free name" 2 \
+	"$(find "$work/taken" -type f -name 'gittrace.git.*.1.zst' | wc -l)"
+for t in "$work"/taken/gittrace.git.*.1.zst; do
+	"$report" --json "$t" | jq -e '.trace.complete' >/dev/null ||
+		fail "taken: $t is not a complete trace"
+done
+echo "ok: taken: both traces complete"
+
+# --- New files are created 0600 unless GITTRACE_FILE_MODE says otherwise.
+traced mode-default log 0 GITTRACE_OUTPUT="$work/mode-default.zst" -- "${log_cmd[@]}"
+check_eq "mode-default: mode" 600 "$(stat -c %a "$work/mode-default.zst")"
+mkdir "$work/mode-dir"
+traced mode-dir log 0 GITTRACE_OUTPUT="$work/mode-dir" -- "${log_cmd[@]}"
+check_eq "mode-dir: mode" 600 "$(stat -c %a "$work"/mode-dir/gittrace.git.*.zst)"
+traced mode-asked log 0 GITTRACE_OUTPUT="$work/mode-asked.zst" GITTRACE_FILE_MODE=0640 -- \
+	"${log_cmd[@]}"
+check_eq "mode-asked: mode (umask $(umask))" 640 "$(stat -c %a "$work/mode-asked.zst")"
+
+# --- Disk full: /dev/full fails every write with ENOSPC.
+traced dev-full repack 1 GITTRACE_OUTPUT=/dev/full -- "${repack_cmd[@]}"
+
+# --- Disk full on a real file system: a 32 KiB tmpfs fills up mid-run. If
+# this machine does not let us mount one (no privilege, in a container),
+# /dev/full above is the only disk-full case: say so and go on.
+mkdir "$work/small"
+if mount -t tmpfs -o size=32k gittrace-faults "$work/small" 2>"$work/mount.stderr"; then
+	trap 'umount "$work/small" 2>/dev/null || true' EXIT
+	traced tmpfs log 1 GITTRACE_OUTPUT="$work/small/trace.zst" GITTRACE_BUFFER_SIZE=64k -- \
+		"${log_cmd[@]}"
+	cp "$work/small/trace.zst" "$work/tmpfs.zst"
+	umount "$work/small"
+	trap - EXIT
+	readable_incomplete tmpfs "$work/tmpfs.zst"
+else
+	echo "note: no tmpfs here ($(cat "$work/mount.stderr")): disk full is /dev/full only"
+fi
+
+# --- File-size limit (ulimit -f, 1 KiB units in bash): crossing it would
+# raise SIGXFSZ and kill git; the tracer must stop before it instead. The
+# limit binds git's process, whose stdout is a pipe (run_git). The log's
+# trace is some 70 KB; limit it to 24 KiB.
+limit=(bash -c 'ulimit -f 24 && exec "$@"' limit)
+untraced fsize "${limit[@]}" -- "${log_cmd[@]}"
+traced fsize fsize 1 GITTRACE_OUTPUT="$work/fsize.zst" GITTRACE_BUFFER_SIZE=64k -- \
+	"${limit[@]}" -- "${log_cmd[@]}"
+[ "$(stat -c %s "$work/fsize.zst")" -le $((24 * 1024)) ] || fail "fsize: trace beyond the limit"
+readable_incomplete fsize "$work/fsize.zst"
+# With a child: the repack's trace (some 150 KB) crosses 100 KiB in
+# pack-objects' image, while the files git writes (a pack of some 70 KB)
+# stay below it.
+limit=(bash -c 'ulimit -f 100 && exec "$@"' limit)
+untraced fsize-child "${limit[@]}" -- "${repack_cmd[@]}"
+traced fsize-child fsize-child 1 GITTRACE_OUTPUT="$work/fsize-child.zst" \
+	GITTRACE_BUFFER_SIZE=64k -- "${limit[@]}" -- "${repack_cmd[@]}"
+[ "$(stat -c %s "$work/fsize-child.zst")" -le $((100 * 1024)) ] ||
+	fail "fsize-child: trace beyond the limit"
+readable_incomplete fsize-child "$work/fsize-child.zst"
+
+echo "PASS"
