@@ -107,7 +107,7 @@ static void report_failure(const struct ctx *c, const struct gt_ab_run *run)
 {
 	const struct gt_ab_options *o = c->o;
 	gt_ab_progress_clear();
-	fprintf(stderr, "gittrace-ab: %s'%s' failed with %s (variant %s, %s)%s\n",
+	fprintf(stderr, "gittrace-ab: %s'%s' %s (variant %s, %s)%s\n",
 		o->keep_going ? "warning: " : "", o->command[0], gt_ab_status_text(run->s.status),
 		o->variants[run->variant].name, gt_ab_run_label(run, o->rounds),
 		o->keep_going ? "; going on" : "");

@@ -111,12 +111,12 @@ const char *gt_ab_status_text(int status)
 {
 	static char buf[96];
 	if (WIFEXITED(status))
-		snprintf(buf, sizeof(buf), "exit status %d", WEXITSTATUS(status));
+		snprintf(buf, sizeof(buf), "failed with exit status %d", WEXITSTATUS(status));
 	else if (WIFSIGNALED(status))
-		snprintf(buf, sizeof(buf), "killed by signal %d (%s)", WTERMSIG(status),
+		snprintf(buf, sizeof(buf), "was killed by signal %d (%s)", WTERMSIG(status),
 			 strsignal(WTERMSIG(status)));
 	else
-		snprintf(buf, sizeof(buf), "wait status 0x%x", (unsigned)status);
+		snprintf(buf, sizeof(buf), "failed with wait status 0x%x", (unsigned)status);
 	return buf;
 }
 

@@ -26,8 +26,8 @@ int gt_ab_spawn(char *const argv[], char *const envp[], const struct gt_ab_spawn
 		struct gt_ab_sample *out);
 
 /*
- * Describes a wait status for messages: "exit status 3" or "killed by
- * signal 9 (Killed)". Returns a static buffer.
+ * Describes a wait status for messages: "failed with exit status 3" or
+ * "was killed by signal 9 (Killed)". Returns a static buffer.
  */
 const char *gt_ab_status_text(int status);
 

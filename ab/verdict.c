@@ -4,17 +4,24 @@
 #include <math.h>
 #include <stdio.h>
 
+/*
+ * An interval that misses 1 by less than this still counts as containing
+ * it: such a claim could not be printed without its bound reading "1.000000"
+ * (see decimals_for), and it would not be worth making.
+ */
+#define TOUCH 1e-6
+
 struct gt_ab_verdict gt_ab_verdict_of(const struct gt_ab_ratio_ci *ci, int ok)
 {
 	struct gt_ab_verdict v = {GT_AB_VERDICT_UNKNOWN, NAN, NAN, NAN, NAN};
 	if (!ok || !(ci->low > 0) || !(ci->high >= ci->low))
 		return v;
-	if (ci->high < 1) {
+	if (1 / ci->high > 1 + TOUCH) {
 		v.kind = GT_AB_VERDICT_FASTER;
 		v.factor = 1 / ci->geomean;
 		v.factor_low = 1 / ci->high;
 		v.factor_high = 1 / ci->low;
-	} else if (ci->low > 1) {
+	} else if (ci->low > 1 + TOUCH) {
 		v.kind = GT_AB_VERDICT_SLOWER;
 		v.factor = ci->geomean;
 		v.factor_low = ci->low;
@@ -43,12 +50,13 @@ const char *gt_ab_verdict_kind_name(enum gt_ab_verdict_kind kind)
 
 /*
  * Decimals for a claimed factor whose lower bound is just above 1: "1.00"
- * next to "faster" would read as no difference at all.
+ * next to "faster" would read as no difference at all. Six always suffice
+ * for a bound above 1 + TOUCH.
  */
 static int decimals_for(double low)
 {
 	int d = 2;
-	while (d < 4) {
+	while (d < 6) {
 		double scale = pow(10, d);
 		if (round(low * scale) / scale > 1)
 			break;

@@ -1,7 +1,9 @@
 /*
  * The plain-words conclusion of one variant against the baseline, from the
  * confidence interval of its paired time ratios (variant / baseline). The
- * one rule: a difference is claimed only when the interval excludes 1.
+ * one rule: a difference is claimed only when the interval excludes 1 (by
+ * more than one part in a million, so that its bound can be printed as
+ * different from 1).
  */
 #ifndef GT_AB_VERDICT_H
 #define GT_AB_VERDICT_H
@@ -12,7 +14,7 @@
 
 enum gt_ab_verdict_kind {
 	GT_AB_VERDICT_UNKNOWN = 0, /* no interval (fewer than two paired rounds) */
-	GT_AB_VERDICT_SAME,	   /* the interval contains 1 */
+	GT_AB_VERDICT_SAME,	   /* the interval contains or touches 1 */
 	GT_AB_VERDICT_FASTER,	   /* the whole interval is below 1 */
 	GT_AB_VERDICT_SLOWER,	   /* the whole interval is above 1 */
 };
@@ -40,7 +42,7 @@ const char *gt_ab_verdict_kind_name(enum gt_ab_verdict_kind kind);
  *   "small: 3.10x slower than default (95% CI 3.02–3.18)"
  *   "jemalloc: no difference from system within noise (±1.5%)"
  *   "x: too few successful rounds to compare with system"
- * Factors get as many decimals (2 to 4) as it takes for the interval's
+ * Factors get as many decimals (2 to 6) as it takes for the interval's
  * bound nearest 1 not to print as "1.00". Returns buf.
  */
 char *gt_ab_verdict_format(char *buf, size_t size, const char *variant, const char *baseline,
