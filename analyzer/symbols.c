@@ -83,7 +83,8 @@ struct gt_symbols {
 };
 
 /* Debug info the standard way; the find_debuginfo callback also asks
- * debuginfod, which only does anything when DEBUGINFOD_URLS is set. */
+ * debuginfod, which only does anything when DEBUGINFOD_URLS is set.
+ * find_elf is unused (we hand libdwfl the file) but must not be NULL. */
 static const Dwfl_Callbacks offline_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
 	.find_debuginfo = dwfl_standard_find_debuginfo,
@@ -91,8 +92,8 @@ static const Dwfl_Callbacks offline_callbacks = {
 	.debuginfo_path = NULL,
 };
 
-/* Most frames one address may expand to: deeper inline chains are cut in
- * the middle (see build_frames). */
+/* Most frames one address may expand to. A deeper chain of inlines (never
+ * seen in practice) loses its innermost frames. */
 #define MAX_FRAMES 64
 
 struct gt_symbols *gt_symbols_new(void)

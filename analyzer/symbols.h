@@ -23,11 +23,14 @@
 #include <stdint.h>
 
 /* One source-level frame. Strings belong to the gt_symbols and live until
- * gt_symbols_free(); equal strings from one gt_symbols are the same
- * pointer. */
+ * gt_symbols_free(); equal function or file names from one gt_symbols are
+ * the same pointer. */
 struct gt_frame_info {
-	const char *function; /* demangled where possible; NULL if unknown */
-	const char *file;     /* source file; NULL if no line info */
+	const char *function; /* DWARF source name, else the symbol's (C++
+				 symbol names stay mangled); NULL if unknown */
+	const char *file;     /* source file as the line table names it
+				 (relative if the build mapped its directory
+				 away); NULL if no line info */
 	int line;	      /* 0 if no line info */
 	const char *module;   /* the module path as recorded (a copy) */
 	uint64_t offset;      /* ip_rel as passed, not minus 1 */
