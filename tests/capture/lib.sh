@@ -1,5 +1,5 @@
 # lib.sh: helpers shared by the capture test scripts (sourced, not run).
-# Every check prints what it expected and what it got, then the test fails.
+# Every check prints what it expected and what it got.
 
 set -euo pipefail
 export LC_ALL=C
@@ -9,10 +9,22 @@ fail() {
 	exit 1
 }
 
-# check_eq WHAT EXPECTED ACTUAL
+# check_eq WHAT EXPECTED ACTUAL: a check that does not stop the test, so
+# one run shows every mismatch; finish reports them.
+failures=0
 check_eq() {
-	[ "$2" = "$3" ] || fail "$1: expected '$2', got '$3'"
-	echo "ok: $1 = $3"
+	if [ "$2" = "$3" ]; then
+		echo "ok: $1 = $3"
+	else
+		echo "FAIL: $1: expected '$2', got '$3'" >&2
+		failures=$((failures + 1))
+	fi
+}
+
+# finish: the test's verdict, after all checks.
+finish() {
+	[ "$failures" -eq 0 ] || fail "$failures check(s) failed"
+	echo "PASS"
 }
 
 # fresh_dir PATH: an empty directory at PATH (tests rerun in the same build dir).

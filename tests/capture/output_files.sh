@@ -28,4 +28,4 @@ check_eq "nothing else in the current directory" 2 "$(find "$work/cwd" -mindepth
 for f in "$work"/cwd/gittrace.*.zst "$work"/outdir/*; do
 	check_eq "images in $(basename "$f")" 4 "$(images_in "$f")"
 done
-echo "PASS"
+finish

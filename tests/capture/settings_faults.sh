@@ -63,4 +63,4 @@ one_fault buffer-size-zero GITTRACE_BUFFER_SIZE=0 GITTRACE_OUTPUT="$work/buffer.
 check_eq "no stray traces in the working directory" "" "$(cd "$work" && ls gittrace.* 2>/dev/null || true)"
 [ -s "$work/depth.zst" ] || fail "GITTRACE_STACK_DEPTH=abc: no trace written with the default"
 [ -s "$work/buffer.zst" ] || fail "GITTRACE_BUFFER_SIZE=0: no trace written with the default"
-echo "PASS"
+finish

@@ -387,10 +387,15 @@ static int run(const char *dir)
 
 /* ---- --expect ------------------------------------------------------ */
 
-static void print_site(const char *site, const char *fn, long calls, int *first)
+/* One site's calls in an image; caller: the function that calls the site
+ * directly, for the sites not called through do_work (NULL otherwise). */
+static void print_site(const char *site, const char *fn, long calls, const char *caller, int *first)
 {
-	printf("%s\"%s\": {\"function\": \"%s\", \"calls\": %ld}", *first ? "" : ", ", site, fn,
+	printf("%s\"%s\": {\"function\": \"%s\", \"calls\": %ld", *first ? "" : ", ", site, fn,
 	       calls);
+	if (caller)
+		printf(", \"caller\": \"%s\"", caller);
+	printf("}");
 	*first = 0;
 }
 
@@ -434,15 +439,16 @@ static void print_image(const char *role, const char *origin, int units, int thr
 	printf("    {\"role\": \"%s\", \"origin\": \"%s\", \"units\": %d,"
 	       " \"threads_with_work\": %d,\n     \"callers\": {%s},\n     \"sites\": {",
 	       role, origin, units, threads, callers);
-#define X(site, fn, calls, size) print_site(#site, #fn, (long)(calls)*units, &first);
+#define X(site, fn, calls, size) print_site(#site, #fn, (long)(calls)*units, NULL, &first);
 	SITES(X)
 #undef X
-	print_site("site_free", "free", (long)N_FREE * units, &first);
-	print_site("site_munmap", "munmap", (long)N_MUNMAP * units, &first);
+	print_site("site_free", "free", (long)N_FREE * units, NULL, &first);
+	print_site("site_munmap", "munmap", (long)N_MUNMAP * units, NULL, &first);
 	if (root) {
-		print_site("site_leak", "malloc", LEAK_BLOCKS, &first);
-		print_site("site_pack_map", "mmap", PACK_WINDOWS * PACK_MAPS_EACH, &first);
-		print_site("site_pack_unmap", "munmap", PACK_WINDOWS * PACK_MAPS_EACH, &first);
+		print_site("site_leak", "malloc", LEAK_BLOCKS, "run", &first);
+		print_site("site_pack_map", "mmap", PACK_WINDOWS * PACK_MAPS_EACH, "run", &first);
+		print_site("site_pack_unmap", "munmap", PACK_WINDOWS * PACK_MAPS_EACH, "run",
+			   &first);
 	}
 	printf("}}");
 }
