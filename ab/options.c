@@ -35,10 +35,6 @@ static const char usage_text[] =
 	"output:\n"
 	"  --json               the result as JSON on stdout (see docs/ab.md)\n"
 	"  --no-progress        no progress line on stderr (shown only on a terminal)\n"
-	"  --explain            then trace one run per variant and show gittrace-report\n"
-	"  --preload PATH       libgittrace.so for --explain (default $GITTRACE_PRELOAD)\n"
-	"  --report PATH        gittrace-report for --explain (default: beside gittrace-ab,\n"
-	"                       else from PATH)\n"
 	"  -h, --help           this text\n"
 	"\n"
 	"exit status: 0 done, 1 bad input or CMD cannot be started, 2 usage; when CMD\n"
@@ -56,9 +52,6 @@ enum {
 	OPT_SHOW_OUTPUT,
 	OPT_JSON,
 	OPT_NO_PROGRESS,
-	OPT_EXPLAIN,
-	OPT_PRELOAD,
-	OPT_REPORT,
 };
 
 static const struct option longopts[] = {
@@ -73,9 +66,6 @@ static const struct option longopts[] = {
 	{"show-output", no_argument, NULL, OPT_SHOW_OUTPUT},
 	{"json", no_argument, NULL, OPT_JSON},
 	{"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
-	{"explain", no_argument, NULL, OPT_EXPLAIN},
-	{"preload", required_argument, NULL, OPT_PRELOAD},
-	{"report", required_argument, NULL, OPT_REPORT},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -144,15 +134,6 @@ void gt_ab_options_parse(struct gt_ab_options *o, int argc, char **argv)
 		case OPT_NO_PROGRESS:
 			o->progress = 0;
 			break;
-		case OPT_EXPLAIN:
-			o->explain = 1;
-			break;
-		case OPT_PRELOAD:
-			o->preload = optarg;
-			break;
-		case OPT_REPORT:
-			o->report = optarg;
-			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			exit(0);
@@ -185,10 +166,6 @@ void gt_ab_options_parse(struct gt_ab_options *o, int argc, char **argv)
 
 	if (o->template_dir && access(o->template_dir, R_OK | X_OK) < 0)
 		gt_ab_die_errno("cannot open '%s'", o->template_dir);
-	if (!o->preload)
-		o->preload = getenv("GITTRACE_PRELOAD");
-	if (o->explain && (!o->preload || !*o->preload))
-		gt_ab_usage_error("--explain needs --preload PATH or GITTRACE_PRELOAD");
 	if (!seed_given)
 		o->seed = gt_ab_seed_default();
 }

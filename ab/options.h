@@ -23,9 +23,6 @@ struct gt_ab_options {
 	int keep_going;		    /* a failing run does not stop the comparison */
 	int show_output;	    /* the command writes to our stdout/stderr */
 	int progress;		    /* progress lines on stderr (a terminal) */
-	int explain;		    /* traced runs after the comparison */
-	const char *preload;	    /* libgittrace.so for --explain */
-	const char *report;	    /* gittrace-report for --explain */
 	char **command;		    /* NULL-terminated argv of CMD */
 };
 
