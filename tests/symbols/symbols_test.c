@@ -190,9 +190,22 @@ static void check_stripped(struct gt_symbols *syms, const struct gt_module_of *s
 	CHECK(ends_with(f[0].file, "/subject.c"));
 }
 
-/* The first byte of a function, as a return address the lookup steps back from. */
+/* Whether the module's separate debug file is installed where distributions
+ * put it (/usr/lib/debug/.build-id/xx/rest.debug). */
+static int has_debug_file(const struct gt_module_of *m)
+{
+	char path[256];
+	int len = snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%02x/", m->build_id[0]);
+	for (size_t i = 1; i < m->build_id_len; i++)
+		len += snprintf(path + len, sizeof(path) - (size_t)len, "%02x", m->build_id[i]);
+	snprintf(path + len, sizeof(path) - (size_t)len, ".debug");
+	return m->build_id_len > 1 && access(path, R_OK) == 0;
+}
+
+/* Looks up the first byte of a function, as a return address the lookup
+ * steps back from. Sets *status and *debug_file (see has_debug_file). */
 static int lookup_function(struct gt_symbols *syms, void *fn, struct gt_frame_info *f,
-			   const char *what, int *status)
+			   const char *what, int *status, int *debug_file)
 {
 	struct gt_module_of m;
 	if (!fn || gt_module_of(fn, &m) != 0) {
@@ -201,7 +214,9 @@ static int lookup_function(struct gt_symbols *syms, void *fn, struct gt_frame_in
 		return 0;
 	}
 	*status = gt_symbols_module_status(syms, m.path, m.build_id, m.build_id_len);
-	printf("%s: %s status %d\n", what, m.path, *status);
+	*debug_file = has_debug_file(&m);
+	printf("%s: %s status %d, debug file %s\n", what, m.path, *status,
+	       *debug_file ? "installed" : "absent");
 	int n = gt_symbols_lookup(syms, m.path, m.build_id, m.build_id_len,
 				  (uintptr_t)fn - m.bias + 1, f, 8);
 	print_frames(what, f, n);
@@ -211,22 +226,28 @@ static int lookup_function(struct gt_symbols *syms, void *fn, struct gt_frame_in
 static void check_system_libraries(struct gt_symbols *syms)
 {
 	struct gt_frame_info f[8];
-	int status, n;
+	int status, debug_file, n;
 	/* dlsym on libc's own handle: a sanitizer's malloc must not answer. */
 	void *libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
 	CHECK(libc != NULL);
 	if (libc) {
-		n = lookup_function(syms, dlsym(libc, "malloc"), f, "libc malloc", &status);
+		n = lookup_function(syms, dlsym(libc, "malloc"), f, "libc malloc", &status,
+				    &debug_file);
 		CHECK(status >= 0);
 		/* glibc's DWARF calls it __libc_malloc, its .dynsym malloc. */
 		CHECK(n >= 1 && f[n - 1].function && strstr(f[n - 1].function, "malloc"));
+		/* With libc6-dbg (or the like) the build-id lookup must find
+		 * the separate debug file and its line table. */
+		if (debug_file)
+			CHECK(status == 1 && n >= 1 && ends_with(f[n - 1].file, "/malloc.c"));
 		dlclose(libc);
 	}
 	/* No debug package for libzstd here: .dynsym is all there is. */
 	void *zstd = dlopen("libzstd.so.1", RTLD_NOW);
 	CHECK(zstd != NULL);
 	if (zstd) {
-		n = lookup_function(syms, dlsym(zstd, "ZSTD_versionNumber"), f, "libzstd", &status);
+		n = lookup_function(syms, dlsym(zstd, "ZSTD_versionNumber"), f, "libzstd", &status,
+				    &debug_file);
 		CHECK(status >= 0);
 		CHECK(n >= 1 && streq(f[n - 1].function, "ZSTD_versionNumber"));
 		if (status == 0)
