@@ -15,11 +15,7 @@ here=$(dirname "${BASH_SOURCE[0]}")
 # killed by a signal) the trace must be readable and say it is incomplete.
 check_trace() {
 	local name=$1 trace=$2 t2=$3 expect=$4 w=$work/$1
-	[ -s "$trace" ] || fail "$name: no trace written"
-	"$report" --json --top 1 "$trace" >"$w.json" 2>"$w.report.stderr" ||
-		fail "$name: gittrace-report --json failed: $(cat "$w.report.stderr")"
-	"$report" --dump "$trace" >"$w.dump" 2>/dev/null ||
-		fail "$name: gittrace-report --dump failed"
+	read_trace "$name" "$trace"
 
 	jq -n -r -f "$here/trace2_images.jq" "$t2"/* | sort >"$w.images.expected"
 	jq -r -f "$here/report_images.jq" "$w.json" | sort >"$w.images.reported"
@@ -27,9 +23,10 @@ check_trace() {
 	same_files "$name: process images (trace2 vs report)" "$w.images.expected" \
 		"$w.images.reported"
 
-	# An exit status the tracer saw (exit, _exit; unknown for a return
-	# from main) is the one trace2 reported.
-	jq -r '.processes[] | select(.origin != "fork" and .exit_status != null)
+	# An exit status the tracer saw (exit, _exit; unknown, null or -1, for
+	# a return from main) is the one trace2 reported.
+	jq -r '.processes[] | select(.origin != "fork" and .exit_status != null
+			and .exit_status != -1)
 		| "\(.pid) \(.exit_status)"' "$w.json" | sort >"$w.status.reported"
 	# trace2: each git process's exit event, and its parent's child_exit
 	# (which also covers the programs that are not git, such as sh).
@@ -52,6 +49,25 @@ check_trace() {
 		check_eq "$name: trace complete" false "$(jq .trace.complete "$w.json")"
 	fi
 
+	audit_trace "$name"
+}
+
+# read_trace NAME TRACE: the report of TRACE as $work/NAME.json (and the
+# analyzer's warnings in NAME.report.stderr) and its records as NAME.dump.
+read_trace() {
+	local name=$1 trace=$2 w=$work/$1
+	[ -s "$trace" ] || fail "$name: no trace written"
+	"$report" --json --top 1 "$trace" >"$w.json" 2>"$w.report.stderr" ||
+		fail "$name: gittrace-report --json failed: $(cat "$w.report.stderr")"
+	"$report" --dump "$trace" >"$w.dump" 2>/dev/null ||
+		fail "$name: gittrace-report --dump failed"
+}
+
+# audit_trace NAME: after read_trace, no image lost or dropped calls, the
+# report's per-image figures equal an independent replay of the records,
+# and no exec'd image freed memory it never allocated.
+audit_trace() {
+	local name=$1 w=$work/$1
 	awk -f "$here/trace_audit.awk" "$w.dump" >"$w.audit"
 	# Calls lost between the tracer and the file, or dropped by the tracer.
 	if grep '^LOST ' "$w.audit" >&2; then

@@ -101,6 +101,22 @@ case_killed() {
 	check_trace killed "$work/killed.zst" "$work/killed.traced.trace2" killed
 }
 
+# Issue 5: a record the tracer had to drop is counted in the trace (END's
+# dropped, DROPPED records) *and reported*. Each image's count in the
+# --json report ("dropped") must equal the trace's; in a normal run, 0.
+case_report_dropped() {
+	git_case report_dropped wt -- log --raw
+	local w=$work/report_dropped
+	awk '$4 == "END" || $4 == "DROPPED" { split($1, a, "=") }
+		$4 == "END" { for (i = 5; i <= NF; i++) if ($i ~ /^dropped=/) n[a[2]] += substr($i, 9) }
+		$4 == "DROPPED" { n[a[2]] += substr($5, 7) }
+		$4 == "IMAGE" { split($1, a, "="); n[a[2]] += 0 }
+		END { for (i in n) print i, n[i] }' "$w.dump" | sort >"$w.dropped.trace"
+	jq -r '.processes[] | "\(.image_id) \(.dropped)"' "$w.json" | sort >"$w.dropped.reported"
+	same_files "report_dropped: dropped calls per image (trace vs report)" "$w.dropped.trace" \
+		"$w.dropped.reported"
+}
+
 all="status log rev_list cat_file grep repack gc fsck clone fetch index_pack commit checkout
 	merge fast_import die killed"
 [ "$*" != all ] || set -- $all
