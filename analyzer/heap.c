@@ -2,21 +2,21 @@
  * Heap accounting. See heap.h.
  *
  * Temporary allocations follow heaptrack's definition: an allocation freed
- * before its thread makes another allocation. Each allocation remembers
- * its thread and that thread's allocation count at the time; a free in the
- * same thread with the count unchanged is temporary. realloc is a free and
- * an allocation, as in heaptrack.
+ * before its thread makes another allocation. Each thread remembers its
+ * latest allocation until the next one; a free of that address by the same
+ * thread is temporary. realloc is a free and an allocation, as in heaptrack.
  */
 #include "heap.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <uthash.h>
 
 #include "die.h"
 
-struct gt_alloc {
-	uint64_t ptr; /* key */
-	uint64_t size, t_ns, end_ns, stack, thread, thread_seq;
+struct gt_stack_index {
+	uint64_t stack; /* key */
+	size_t index;
 	UT_hash_handle hh;
 };
 
@@ -25,15 +25,47 @@ void gt_heap_init(struct gt_heap *h)
 	memset(h, 0, sizeof(*h));
 }
 
+static struct gt_stack_counts *new_counts(struct gt_heap *h, uint64_t stack, size_t *index)
+{
+	if (h->nstacks == h->stacks_cap) {
+		h->stacks_cap = h->stacks_cap ? 2 * h->stacks_cap : 64;
+		h->stacks = gt_xrealloc(h->stacks, h->stacks_cap * sizeof(*h->stacks));
+	}
+	*index = h->nstacks++;
+	struct gt_stack_counts *s = &h->stacks[*index];
+	memset(s, 0, sizeof(*s));
+	s->stack = stack;
+	return s;
+}
+
 static struct gt_stack_counts *counts(struct gt_heap *h, uint64_t stack)
 {
-	struct gt_stack_counts *s;
-	HASH_FIND(hh, h->stacks, &stack, sizeof(stack), s);
-	if (!s) {
-		s = gt_xcalloc(1, sizeof(*s));
-		s->stack = stack;
-		HASH_ADD(hh, h->stacks, stack, sizeof(s->stack), s);
+	size_t index;
+	if (stack < GT_DENSE_STACK_IDS) {
+		if (stack < h->dense_cap && h->dense[stack])
+			return &h->stacks[h->dense[stack] - 1];
+		if (stack >= h->dense_cap) {
+			size_t cap = h->dense_cap ? h->dense_cap : 256;
+			while (cap <= stack)
+				cap *= 2;
+			h->dense = gt_xrealloc(h->dense, cap * sizeof(*h->dense));
+			memset(h->dense + h->dense_cap, 0,
+			       (cap - h->dense_cap) * sizeof(*h->dense));
+			h->dense_cap = cap;
+		}
+		struct gt_stack_counts *s = new_counts(h, stack, &index);
+		h->dense[stack] = (uint32_t)index + 1;
+		return s;
 	}
+	struct gt_stack_index *e;
+	HASH_FIND(hh, h->sparse, &stack, sizeof(stack), e);
+	if (e)
+		return &h->stacks[e->index];
+	struct gt_stack_counts *s = new_counts(h, stack, &index);
+	e = gt_xcalloc(1, sizeof(*e));
+	e->stack = stack;
+	e->index = index;
+	HASH_ADD(hh, h->sparse, stack, sizeof(e->stack), e);
 	return s;
 }
 
@@ -53,44 +85,32 @@ static unsigned lifetime_bucket(uint64_t ns)
 	return b;
 }
 
-static void forget(struct gt_heap *h, struct gt_alloc **table, struct gt_alloc *a)
+static void forget(struct gt_heap *h, struct gt_ptrmap *table, struct gt_live *a)
 {
-	HASH_DEL(*table, a);
 	h->current_bytes -= a->size;
 	h->live_count--;
-	a->hh.next = h->spare;
-	h->spare = a;
+	gt_ptrmap_del(table, a);
 }
 
 void gt_heap_alloc(struct gt_heap *h, struct gt_heap_thread *th, uint64_t ptr, uint64_t size,
 		   uint64_t stack, uint64_t t, uint64_t end)
 {
-	struct gt_alloc *a, *old;
-	HASH_FIND(hh, h->live, &ptr, sizeof(ptr), a);
+	struct gt_live *a = gt_ptrmap_get(&h->live, ptr);
 	if (a) {
 		/* Set aside; a block already set aside at ptr had its free
 		 * go unseen (an untraced path): drop it. */
-		HASH_FIND(hh, h->displaced, &ptr, sizeof(ptr), old);
+		struct gt_live *old = gt_ptrmap_get(&h->displaced, ptr);
 		if (old)
 			forget(h, &h->displaced, old);
-		HASH_DEL(h->live, a);
-		HASH_ADD(hh, h->displaced, ptr, sizeof(a->ptr), a);
+		gt_ptrmap_put(&h->displaced, a);
 	}
-	if (h->spare) {
-		a = h->spare;
-		h->spare = a->hh.next;
-	} else {
-		a = gt_xmalloc(sizeof(*a));
-	}
-	th->allocations++;
-	a->ptr = ptr;
-	a->size = size;
-	a->t_ns = t;
-	a->end_ns = end;
-	a->stack = stack;
-	a->thread = th->serial;
-	a->thread_seq = th->allocations;
-	HASH_ADD(hh, h->live, ptr, sizeof(a->ptr), a);
+	th->last_ptr = ptr;
+	uint64_t dur = end > t ? end - t : 0;
+	/* Stack ids are dense from 1: one beyond 32 bits is corrupt input,
+	 * kept apart as UINT32_MAX rather than aliasing a real stack. */
+	struct gt_live e = {ptr, size, t, stack < UINT32_MAX ? (uint32_t)stack : UINT32_MAX,
+			    dur < UINT32_MAX ? (uint32_t)dur : UINT32_MAX};
+	gt_ptrmap_put(&h->live, &e);
 	h->live_count++;
 	h->allocations++;
 	h->allocated_bytes += size;
@@ -107,13 +127,13 @@ void gt_heap_alloc(struct gt_heap *h, struct gt_heap_thread *th, uint64_t ptr, u
 
 void gt_heap_free(struct gt_heap *h, struct gt_heap_thread *th, uint64_t ptr, uint64_t t)
 {
-	struct gt_alloc *a, *d, **table = &h->live;
+	struct gt_ptrmap *table = &h->live;
 	h->frees++;
-	HASH_FIND(hh, h->live, &ptr, sizeof(ptr), a);
-	HASH_FIND(hh, h->displaced, &ptr, sizeof(ptr), d);
+	struct gt_live *a = gt_ptrmap_get(&h->live, ptr);
+	struct gt_live *d = h->displaced.count ? gt_ptrmap_get(&h->displaced, ptr) : NULL;
 	/* A free that started before the live block's allocation ended
 	 * cannot be its free: it is the set-aside block's. */
-	if (d && (!a || t < a->end_ns)) {
+	if (d && (!a || t < a->t_ns + a->dur_ns)) {
 		a = d;
 		table = &h->displaced;
 	}
@@ -121,19 +141,22 @@ void gt_heap_free(struct gt_heap *h, struct gt_heap_thread *th, uint64_t ptr, ui
 		h->untracked_frees++;
 		return;
 	}
-	if (a->thread == th->serial && a->thread_seq == th->allocations) {
+	if (th->last_ptr == ptr && table == &h->live) {
 		h->temporary++;
 		counts(h, a->stack)->temporary++;
 	}
+	if (th->last_ptr == ptr)
+		th->last_ptr = 0;
 	h->lifetime[lifetime_bucket(t >= a->t_ns ? t - a->t_ns : 0)]++;
 	forget(h, table, a);
 }
 
-static void leak(struct gt_heap *h, struct gt_alloc *table)
+static void leak(struct gt_heap *h, const struct gt_ptrmap *table)
 {
-	struct gt_alloc *a, *tmp;
-	HASH_ITER(hh, table, a, tmp)
-	{
+	for (size_t i = 0; i < gt_ptrmap_capacity(table); i++) {
+		const struct gt_live *a = &table->slots[i];
+		if (!a->ptr)
+			continue;
 		struct gt_stack_counts *s = counts(h, a->stack);
 		s->leaked_allocations++;
 		s->leaked_bytes += a->size;
@@ -144,49 +167,21 @@ static void leak(struct gt_heap *h, struct gt_alloc *table)
 
 void gt_heap_finish(struct gt_heap *h)
 {
-	leak(h, h->live);
-	leak(h, h->displaced);
-}
-
-const struct gt_stack_counts *gt_heap_stack(const struct gt_heap *h, uint64_t stack)
-{
-	struct gt_stack_counts *s;
-	HASH_FIND(hh, h->stacks, &stack, sizeof(stack), s);
-	return s;
-}
-
-const struct gt_stack_counts *gt_heap_stacks_first(const struct gt_heap *h)
-{
-	return h->stacks;
-}
-
-const struct gt_stack_counts *gt_heap_stacks_next(const struct gt_stack_counts *s)
-{
-	return s->hh.next;
+	leak(h, &h->live);
+	leak(h, &h->displaced);
 }
 
 void gt_heap_release(struct gt_heap *h)
 {
-	struct gt_alloc *a, *tmp;
-	HASH_ITER(hh, h->live, a, tmp)
+	gt_ptrmap_release(&h->live);
+	gt_ptrmap_release(&h->displaced);
+	struct gt_stack_index *e, *tmp;
+	HASH_ITER(hh, h->sparse, e, tmp)
 	{
-		HASH_DEL(h->live, a);
-		free(a);
+		HASH_DEL(h->sparse, e);
+		free(e);
 	}
-	HASH_ITER(hh, h->displaced, a, tmp)
-	{
-		HASH_DEL(h->displaced, a);
-		free(a);
-	}
-	while (h->spare) {
-		a = h->spare;
-		h->spare = a->hh.next;
-		free(a);
-	}
-	struct gt_stack_counts *s, *stmp;
-	HASH_ITER(hh, h->stacks, s, stmp)
-	{
-		HASH_DEL(h->stacks, s);
-		free(s);
-	}
+	free(h->stacks);
+	free(h->dense);
+	memset(h, 0, sizeof(*h));
 }

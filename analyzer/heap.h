@@ -7,34 +7,39 @@
 #ifndef GT_HEAP_H
 #define GT_HEAP_H
 
+#include <stddef.h>
 #include <stdint.h>
-#include <uthash.h>
+
+#include "ptrmap.h"
 
 /* Lifetime buckets: < 1 µs, < 10 µs, … < 1 s, >= 1 s. */
 #define GT_LIFETIME_BUCKETS 8
 /* Size buckets: bucket b holds sizes in (2^(b-1), 2^b]; 0 and 1 in bucket 0. */
 #define GT_SIZE_BUCKETS 65
 
-struct gt_alloc;
-
 /* Counters of one stack id (the stack of the allocating call). */
 struct gt_stack_counts {
 	uint64_t stack; /* key */
 	uint64_t allocations, bytes, temporary, leaked_allocations, leaked_bytes;
-	UT_hash_handle hh;
 };
 
-/* Per-thread state the heap needs: allocations made so far by the thread. */
+struct gt_stack_index; /* stack ids too large for the dense index */
+
+/* Per-thread state the heap needs: the thread's latest allocation, still
+ * live and not followed by another allocation in the thread (0 if none). */
 struct gt_heap_thread {
 	uint64_t serial;
-	uint64_t allocations;
+	uint64_t last_ptr;
 };
 
 struct gt_heap {
-	struct gt_alloc *live;
-	struct gt_alloc *displaced;	/* live blocks whose address was handed out again */
-	struct gt_alloc *spare;		/* freed entries kept for reuse */
-	struct gt_stack_counts *stacks; /* uthash by stack */
+	struct gt_ptrmap live;
+	struct gt_ptrmap displaced;	/* live blocks whose address was handed out again */
+	struct gt_stack_counts *stacks; /* in order of first use */
+	size_t nstacks, stacks_cap;
+	uint32_t *dense; /* stack id -> index + 1, for ids below GT_DENSE_STACK_IDS */
+	size_t dense_cap;
+	struct gt_stack_index *sparse; /* uthash for larger ids */
 	uint64_t allocations, allocated_bytes, frees, untracked_frees, temporary;
 	uint64_t current_bytes, peak_bytes, peak_ns, live_count;
 	uint64_t lifetime[GT_LIFETIME_BUCKETS];
@@ -63,12 +68,11 @@ void gt_heap_free(struct gt_heap *h, struct gt_heap_thread *th, uint64_t ptr, ui
 /* Counts what is still live as leaked (call once, at the end). */
 void gt_heap_finish(struct gt_heap *h);
 
-/* The counters of a stack id, or NULL if it never allocated. */
-const struct gt_stack_counts *gt_heap_stack(const struct gt_heap *h, uint64_t stack);
+/* Stack ids are dense from 1 in practice (format.h): index them in an
+ * array up to this id, in a hash table beyond (corrupt or exotic input). */
+#define GT_DENSE_STACK_IDS (1u << 20)
 
-/* Iteration over all stack counters: first, then next until NULL. */
-const struct gt_stack_counts *gt_heap_stacks_first(const struct gt_heap *h);
-const struct gt_stack_counts *gt_heap_stacks_next(const struct gt_stack_counts *s);
+/* The per-stack counters, h->nstacks of them at h->stacks. */
 
 void gt_heap_release(struct gt_heap *h);
 

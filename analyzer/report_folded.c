@@ -22,8 +22,8 @@ void gt_report_folded(FILE *out, const struct gt_summary *s, struct gt_symbolize
 		const char *name = img->argc ? img->argv[0] : img->exe ? img->exe : "?";
 		const char *slash = strrchr(name, '/');
 		name = slash ? slash + 1 : name;
-		for (const struct gt_stack_counts *c = gt_heap_stacks_first(&img->heap); c;
-		     c = gt_heap_stacks_next(c)) {
+		for (size_t k = 0; k < img->heap.nstacks; k++) {
+			const struct gt_stack_counts *c = &img->heap.stacks[k];
 			uint64_t w = by_bytes ? c->bytes : c->allocations;
 			if (!w)
 				continue;

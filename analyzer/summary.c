@@ -33,8 +33,8 @@ static void build_sites(struct gt_proc *p, struct gt_symbolizer *sym)
 {
 	struct gt_site *table = NULL;
 	const struct gt_heap *h = &p->img->heap;
-	for (const struct gt_stack_counts *c = gt_heap_stacks_first(h); c;
-	     c = gt_heap_stacks_next(c)) {
+	for (size_t k = 0; k < h->nstacks; k++) {
+		const struct gt_stack_counts *c = &h->stacks[k];
 		const struct gt_stack *st = gt_image_stack(p->img, c->stack);
 		struct gt_frame *f = NULL;
 		size_t n = 0, first = 0;

@@ -1,0 +1,43 @@
+/*
+ * The live-allocation table: an open-addressing hash map from a block's
+ * address to what the heap accounting keeps about it. It takes one lookup
+ * per traced call, so it trades uthash's generality (a node per entry,
+ * pointer chasing) for inline 32-byte slots and linear probing: usually
+ * one cache line per lookup. Memory: 2–4 slots per live allocation.
+ */
+#ifndef GT_PTRMAP_H
+#define GT_PTRMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* 32 bytes: two slots per cache line. */
+struct gt_live {
+	uint64_t ptr; /* key; 0 marks an empty slot (NULL is never live) */
+	uint64_t size;
+	uint64_t t_ns;	 /* start of the allocating call */
+	uint32_t stack;	 /* stack id (ids beyond 32 bits are clamped: see heap.c) */
+	uint32_t dur_ns; /* duration of the allocating call, saturated */
+};
+
+struct gt_ptrmap {
+	struct gt_live *slots;
+	size_t mask; /* capacity - 1; capacity is a power of two */
+	size_t count;
+};
+
+/* The entry for ptr (non-zero), or NULL. Valid until the next put/del. */
+struct gt_live *gt_ptrmap_get(const struct gt_ptrmap *m, uint64_t ptr);
+
+/* Inserts or overwrites the entry e->ptr (non-zero). */
+void gt_ptrmap_put(struct gt_ptrmap *m, const struct gt_live *e);
+
+/* Removes the entry e points to (as returned by gt_ptrmap_get). */
+void gt_ptrmap_del(struct gt_ptrmap *m, struct gt_live *e);
+
+/* Iteration: slots 0..mask with ptr != 0. */
+#define gt_ptrmap_capacity(m) ((m)->slots ? (m)->mask + 1 : 0)
+
+void gt_ptrmap_release(struct gt_ptrmap *m);
+
+#endif /* GT_PTRMAP_H */
