@@ -3,7 +3,7 @@
 #   empty, text (not a trace), gzip, random bytes inside the first block's
 #   zstd frame, a block header claiming a newer major version, and a record
 #   running past its block (a valid zstd frame with a lying record length).
-# Usage: make_bad.sh GOOD_TRACE DIR MAKE_TRACE
+# Usage: make_bad.sh GOOD_TRACE DIR GITTRACE_REPORT
 set -e
 good=$1 dir=$2
 mkdir -p "$dir"
@@ -21,3 +21,9 @@ printf '\002\000' | dd of="$dir/newer.zst" bs=1 seek=12 conv=notrunc 2>/dev/null
 second=$(od -An -tu4 -j32 -N4 "$good" | tr -d ' ')
 cp "$good" "$dir/badmagic.zst"
 printf 'XXXX' | dd of="$dir/badmagic.zst" bs=1 seek=$((56 + second)) conv=notrunc 2>/dev/null
+# Image 1111…'s block 1 removed from the middle of the file: a block missing
+# by seq (a warning and "complete": false, not an error).
+offsets=$("$3" --dump "$good" 2>/dev/null | awk '/ BLOCK offset=/ { split($5, a, "="); print a[2] }')
+start=$(printf '%s\n' "$offsets" | sed -n 3p)
+next=$(printf '%s\n' "$offsets" | sed -n 4p)
+{ head -c "$start" "$good"; tail -c +"$((next + 1))" "$good"; } >"$dir/gap.zst"
