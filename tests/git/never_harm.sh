@@ -57,4 +57,4 @@ check_eq "failing: git's own status" 128 "$(
 	echo $?
 )"
 [ ! -e "$work/readonly/trace.zst" ] || fail "a trace appeared in the unwritable directory"
-echo "PASS"
+finish
