@@ -9,10 +9,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void (*before_message)(void);
+
+void gt_set_before_message(void (*hook)(void))
+{
+	before_message = hook;
+}
+
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
-	/* A progress line may be on the terminal: start on a clean line. */
 	fflush(stdout);
+	if (before_message)
+		before_message();
 	fputs(prefix, stderr);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);

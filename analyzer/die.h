@@ -24,6 +24,10 @@ void gt_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define BUG(msg) gt_bug(__FILE__, __LINE__, msg)
 _Noreturn void gt_bug(const char *file, int line, const char *msg);
 
+/* Called before any message is printed: the progress line uses it to clear
+ * itself, so a warning never lands in the middle of it. NULL: none. */
+void gt_set_before_message(void (*hook)(void));
+
 /* malloc/calloc/realloc/strndup that die with "out of memory" instead of
  * returning NULL. gt_xcalloc also checks n * size for overflow. */
 void *gt_xmalloc(size_t size);

@@ -129,7 +129,7 @@ int main(int argc, char **argv)
 		gt_progress_update(&progress, gt_reader_pos(r), gt_reader_size(r),
 				   gt_model_events(m));
 	}
-	gt_progress_done(&progress);
+	gt_progress_done();
 	gt_model_finish(m, gt_reader_torn(r));
 
 	if (mode != MODE_DUMP) {

@@ -8,6 +8,18 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "die.h"
+
+/* The line on screen, for clearing it before a warning (one per process). */
+static int line_shown;
+
+static void clear_line(void)
+{
+	if (line_shown)
+		fprintf(stderr, "\r%70s\r", "");
+	line_shown = 0;
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -18,8 +30,9 @@ static double now(void)
 void gt_progress_init(struct gt_progress *p)
 {
 	p->enabled = isatty(STDERR_FILENO);
+	if (p->enabled)
+		gt_set_before_message(clear_line);
 	p->next = now() + 0.5;
-	p->shown = 0;
 }
 
 void gt_progress_update(struct gt_progress *p, uint64_t pos, uint64_t size, uint64_t events)
@@ -35,12 +48,10 @@ void gt_progress_update(struct gt_progress *p, uint64_t pos, uint64_t size, uint
 			(unsigned long long)events);
 	else
 		fprintf(stderr, "\rgittrace-report: %llu events", (unsigned long long)events);
-	p->shown = 1;
+	line_shown = 1;
 }
 
-void gt_progress_done(struct gt_progress *p)
+void gt_progress_done(void)
 {
-	if (p->shown)
-		fprintf(stderr, "\r%60s\r", "");
-	p->shown = 0;
+	clear_line();
 }
