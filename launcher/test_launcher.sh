@@ -1,0 +1,66 @@
+# test_launcher.sh: `gittrace [options] -- CMD` passes CMD's exit status,
+# stdout and stderr through untouched (the report comes after, on stderr or
+# with --stdout on stdout), keeps the user's LD_PRELOAD, and reports usage
+# errors with status 2.
+#
+# usage: bash test_launcher.sh GITTRACE PRELOAD WORKDIR
+. "$(dirname "$0")/../tests/capture/lib.sh"
+
+[ $# -eq 3 ] || fail "usage: test_launcher.sh GITTRACE PRELOAD WORKDIR"
+gittrace=$1 preload=$2 work=$3
+fresh_dir "$work"
+cd "$work"
+
+# run CMD...: runs CMD, whatever its exit status, and leaves it in $st.
+run() {
+	set +e
+	"$@"
+	st=$?
+	set -e
+}
+
+script='echo out; echo err >&2; exit 3'
+run sh -c "$script" >plain.out 2>plain.err
+plain=$st
+run "$gittrace" -o t.zst -- sh -c "$script" >traced.out 2>traced.err
+check_eq "exit status" "$plain" "$st"
+check_eq "stdout" "$(cat plain.out)" "$(cat traced.out)"
+check_eq "stderr starts with the command's own" "$(cat plain.err)" "$(head -n 1 traced.err)"
+grep -q 'gittrace: trace kept in' traced.err || fail "no note of the kept trace"
+[ -s t.zst ] || fail "-o t.zst: no trace"
+echo "ok: the report follows on stderr ($(wc -l <traced.err) lines)"
+
+# --stdout --json: the command's output, then the report as JSON.
+run "$gittrace" --stdout --json -- echo hello >j.out 2>j.err
+check_eq "--stdout status" 0 "$st"
+check_eq "--stdout: command output first" hello "$(head -n 1 j.out)"
+check_eq "--stdout: a JSON report after it" 1 "$(tail -n +2 j.out | jq .gittrace_report)"
+check_eq "--stdout: stderr quiet" "" "$(cat j.err)"
+
+# A command killed by a signal: 128+N, as a shell reports it.
+run "$gittrace" -- sh -c 'kill -TERM $$' 2>/dev/null
+check_eq "killed by SIGTERM" 143 "$st"
+run "$gittrace" -- ./no-such-command 2>/dev/null
+check_eq "command not found" 127 "$st"
+
+# The user's LD_PRELOAD is kept, ours comes after it.
+user_lib=$(ldconfig -p | awk '/libz\.so\.1 / { print $NF; exit }')
+check_eq "LD_PRELOAD kept" "$user_lib:$preload" \
+	"$(LD_PRELOAD=$user_lib "$gittrace" -- sh -c 'echo "$LD_PRELOAD"' 2>/dev/null)"
+
+# Usage errors: status 2, one "gittrace:" line first.
+run "$gittrace" 2>usage.err
+check_eq "no command" 2 "$st"
+grep -q '^gittrace: no command to run' usage.err || fail "no usage message: $(cat usage.err)"
+run "$gittrace" --bogus -- true 2>/dev/null
+check_eq "unknown option" 2 "$st"
+run "$gittrace" --help >/dev/null
+check_eq "--help" 0 "$st"
+
+# Without -o the trace lives in a temporary directory, gone after the report.
+mkdir tmp
+run env TMPDIR="$work/tmp" "$gittrace" -- true 2>default.err
+check_eq "default trace: status" 0 "$st"
+grep -q 'gittrace: trace kept' default.err && fail "a temporary trace was reported as kept"
+check_eq "default trace removed after the report" "" "$(ls -A tmp)"
+finish
