@@ -18,7 +18,7 @@ void gt_report_text(FILE *out, const struct gt_summary *s, size_t top);
 void gt_report_json(FILE *out, const struct gt_summary *s, size_t top);
 
 /*
- * One line per allocating stack: "<pid> <argv0>;outermost;…;site weight",
+ * One line per allocating stack: "<pid>_<argv0>_<argv1>;outermost;…;innermost weight",
  * weight = allocations or (by_bytes) bytes. Allocator frames are dropped,
  * wrappers kept (a flame graph shows who went through them).
  */

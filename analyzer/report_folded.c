@@ -27,8 +27,14 @@ void gt_report_folded(FILE *out, const struct gt_summary *s, struct gt_symbolize
 			uint64_t w = by_bytes ? c->bytes : c->allocations;
 			if (!w)
 				continue;
+			/* The root frame tells images apart, also a fork and
+			 * its exec (same pid): "101_git_pack-objects". */
 			fprintf(out, "%" PRIu32 "_", img->pid);
 			frame_name(out, name);
+			if (img->argc > 1) {
+				fputc('_', out);
+				frame_name(out, img->argv[1]);
+			}
 			const struct gt_stack *st = gt_image_stack(img, c->stack);
 			if (st) {
 				struct gt_frame *f;
