@@ -88,7 +88,6 @@ static unsigned lifetime_bucket(uint64_t ns)
 static void forget(struct gt_heap *h, struct gt_ptrmap *table, struct gt_live *a)
 {
 	h->current_bytes -= a->size;
-	h->live_count--;
 	gt_ptrmap_del(table, a);
 }
 
@@ -111,7 +110,6 @@ void gt_heap_alloc(struct gt_heap *h, struct gt_heap_thread *th, uint64_t ptr, u
 	struct gt_live e = {ptr, size, t, stack < UINT32_MAX ? (uint32_t)stack : UINT32_MAX,
 			    dur < UINT32_MAX ? (uint32_t)dur : UINT32_MAX};
 	gt_ptrmap_put(&h->live, &e);
-	h->live_count++;
 	h->allocations++;
 	h->allocated_bytes += size;
 	h->current_bytes += size;
@@ -128,7 +126,6 @@ void gt_heap_alloc(struct gt_heap *h, struct gt_heap_thread *th, uint64_t ptr, u
 void gt_heap_free(struct gt_heap *h, struct gt_heap_thread *th, uint64_t ptr, uint64_t t)
 {
 	struct gt_ptrmap *table = &h->live;
-	h->frees++;
 	struct gt_live *a = gt_ptrmap_get(&h->live, ptr);
 	struct gt_live *d = h->displaced.count ? gt_ptrmap_get(&h->displaced, ptr) : NULL;
 	/* A free that started before the live block's allocation ended

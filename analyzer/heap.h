@@ -40,8 +40,8 @@ struct gt_heap {
 	uint32_t *dense; /* stack id -> index + 1, for ids below GT_DENSE_STACK_IDS */
 	size_t dense_cap;
 	struct gt_stack_index *sparse; /* uthash for larger ids */
-	uint64_t allocations, allocated_bytes, frees, untracked_frees, temporary;
-	uint64_t current_bytes, peak_bytes, peak_ns, live_count;
+	uint64_t allocations, allocated_bytes, untracked_frees, temporary;
+	uint64_t current_bytes, peak_bytes, peak_ns;
 	uint64_t lifetime[GT_LIFETIME_BUCKETS];
 	uint64_t sizes[GT_SIZE_BUCKETS];
 	uint64_t leaked_allocations, leaked_bytes;

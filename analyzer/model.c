@@ -21,7 +21,6 @@ struct gt_model {
 	struct gt_image **order;
 	size_t n, cap;
 	struct path_entry *paths;
-	char **path_by_id;
 	size_t npaths;
 	uint64_t events, unknown_records, blocks;
 	int torn, missing;
@@ -46,15 +45,9 @@ static uint32_t intern_path(struct gt_model *m, const struct gt_str *s)
 	e = gt_xcalloc(1, sizeof(*e));
 	e->path = gt_xstrndup(s->p, s->len);
 	e->id = (uint32_t)m->npaths;
-	m->path_by_id = gt_xrealloc(m->path_by_id, (m->npaths + 1) * sizeof(char *));
-	m->path_by_id[m->npaths++] = e->path;
+	m->npaths++;
 	HASH_ADD_KEYPTR(hh, m->paths, e->path, s->len, e);
 	return e->id;
-}
-
-const char *gt_model_path(const struct gt_model *m, uint32_t path_id)
-{
-	return path_id < m->npaths ? m->path_by_id[path_id] : "";
 }
 
 static struct gt_image *image_for(struct gt_model *m, const struct gt_block *b)
@@ -398,13 +391,6 @@ struct gt_image *gt_model_image(const struct gt_model *m, size_t i)
 	return m->order[i];
 }
 
-struct gt_image *gt_model_find(const struct gt_model *m, uint64_t image_id)
-{
-	struct gt_image *img;
-	HASH_FIND(hh, m->images, &image_id, sizeof(image_id), img);
-	return img;
-}
-
 int gt_image_complete(const struct gt_image *img)
 {
 	return img->has_info && img->ended && !img->missing_blocks;
@@ -528,6 +514,5 @@ void gt_model_free(struct gt_model *m)
 		free(e->path);
 		free(e);
 	}
-	free(m->path_by_id);
 	free(m);
 }

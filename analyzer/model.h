@@ -92,16 +92,12 @@ void gt_model_finish(struct gt_model *m, int torn);
 /* Images in order of first appearance in the file. */
 size_t gt_model_count(const struct gt_model *m);
 struct gt_image *gt_model_image(const struct gt_model *m, size_t i);
-struct gt_image *gt_model_find(const struct gt_model *m, uint64_t image_id);
 
 /* Trace-wide facts. */
 int gt_model_complete(const struct gt_model *m); /* not torn, no block missing, all ended */
 uint64_t gt_model_events(const struct gt_model *m);
 uint64_t gt_model_unknown_records(const struct gt_model *m);
 uint64_t gt_model_blocks(const struct gt_model *m);
-
-/* The path a path id stands for. */
-const char *gt_model_path(const struct gt_model *m, uint32_t path_id);
 
 /* A stack of an image, or NULL. */
 const struct gt_stack *gt_image_stack(const struct gt_image *img, uint64_t id);

@@ -154,6 +154,14 @@ static void process(struct gt_json *j, const struct gt_proc *p, size_t top)
 		gt_json_null(j);
 	gt_json_key(j, "events");
 	gt_json_uint(j, img->events);
+	gt_json_key(j, "dropped_calls");
+	gt_json_uint(j, img->dropped_calls);
+	gt_json_key(j, "exec_failures");
+	gt_json_uint(j, img->exec_failures);
+	gt_json_key(j, "unknown_records");
+	gt_json_uint(j, img->unknown_records);
+	gt_json_key(j, "stack_depth");
+	gt_json_uint(j, img->stack_depth);
 	gt_json_key(j, "calls");
 	calls(j, img->calls);
 
