@@ -225,8 +225,12 @@ static void process(FILE *out, const struct gt_proc *p, size_t top)
 	wrap(out, "  heap: ", 8, line);
 	histograms(out, h);
 	maps_table(out, p);
-	fprintf(out, "  time: allocator %.3f s, maps %.3f s of %.3f s %s\n", p->allocator_s,
-		p->mmap_s, secs, p->cpu > 0 ? "CPU" : "wall (no CPU time)");
+	fprintf(out, "  time: allocator %.3f s (%.1f%%), maps %.3f s (%.1f%%) of %.3f s %s\n",
+		p->allocator_s, 100 * p->verdict.allocator_share, p->mmap_s,
+		100 * p->verdict.mmap_share, secs, p->cpu > 0 ? "CPU" : "wall (no CPU time)");
+	if (img->dropped_calls)
+		fprintf(out, "  warning: the tracer dropped %" PRIu64 " calls: counts are low\n",
+			img->dropped_calls);
 	sites(out, p, top, "calls", NULL);
 	sites(out, p, top, "bytes", by_bytes);
 	sites(out, p, top, "temporary", by_temporary);
