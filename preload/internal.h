@@ -235,6 +235,12 @@ void gt_writer_reset_after_fork(void);
  */
 int gt_session_open(int *origin);
 
+/*
+ * Marks the run's file as one that cannot grow (disk full, size limit), so
+ * processes started later stay untraced without warning again.
+ */
+void gt_session_mark_failed(void);
+
 /* ---- image.c -------------------------------------------------------- */
 
 /* Writes IMAGE and MODULE records of a new image. */

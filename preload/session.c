@@ -9,6 +9,11 @@
  * trace sets GITTRACE_SESSION to "-": its descendants then stay untraced
  * and silent, and the user sees one warning, not one per process.
  *
+ * A process that stops tracing because the file cannot grow (disk full,
+ * file-size limit) sets the file's sticky bit, which means nothing else on
+ * a regular file: processes started later see it and stay untraced without
+ * warning again.
+ *
  * Safety: the file is created with O_NOFOLLOW (a symlink planted at the
  * path is refused, never followed), mode 0600 unless GITTRACE_FILE_MODE
  * says otherwise; a default name is created with O_EXCL so an existing
@@ -172,13 +177,32 @@ int gt_session_open(int *origin)
 
 	struct stat st;
 	struct rlimit rl;
-	gt_writer.fd = move_fd_high(fd);
-	if (fstat(gt_writer.fd, &st) == 0) {
-		gt_writer.dev = st.st_dev;
-		gt_writer.ino = st.st_ino;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		gt_disable("trace output '", session ? session : path,
+			   "' is not a regular file; running untraced", NULL);
+		return -1;
 	}
+	if (st.st_mode & S_ISVTX) {
+		/* An earlier process of the run could not write: it warned. */
+		close(fd);
+		__atomic_store_n(&gt_state, GT_STATE_OFF, __ATOMIC_RELEASE);
+		setenv(SESSION_VAR, SESSION_OFF, 1);
+		return -1;
+	}
+	gt_writer.fd = move_fd_high(fd);
+	gt_writer.dev = st.st_dev;
+	gt_writer.ino = st.st_ino;
 	gt_writer.fsize_limit = UINT64_MAX;
 	if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
 		gt_writer.fsize_limit = rl.rlim_cur;
 	return 0;
+}
+
+void gt_session_mark_failed(void)
+{
+	struct stat st;
+	if (fstat(gt_writer.fd, &st) == 0 && st.st_dev == gt_writer.dev &&
+	    st.st_ino == gt_writer.ino && S_ISREG(st.st_mode))
+		fchmod(gt_writer.fd, (st.st_mode & 07777) | S_ISVTX);
 }

@@ -80,8 +80,14 @@ static int may_write(size_t len)
 			   NULL);
 		return -1;
 	}
+	if (st.st_mode & S_ISVTX) {
+		/* Another process of the run hit a full disk or the size limit and warned. */
+		__atomic_store_n(&gt_state, GT_STATE_OFF, __ATOMIC_RELEASE);
+		return -1;
+	}
 	if ((uint64_t)st.st_size + len > gt_writer.fsize_limit) {
 		/* Crossing RLIMIT_FSIZE would raise SIGXFSZ in the program. */
+		gt_session_mark_failed();
 		gt_disable("the trace reached the file size limit (ulimit -f); tracing stopped, "
 			   "the trace ends here",
 			   NULL);
@@ -114,6 +120,7 @@ int gt_writer_write_block(const struct gt_block_header *h, const uint8_t *raw, s
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0) {
+			gt_session_mark_failed();
 			gt_disable(
 				"cannot write trace file: ", w < 0 ? strerror(errno) : "no space",
 				"; tracing stopped, the trace ends here", NULL);
