@@ -111,7 +111,7 @@ GT_EXPORT void GT_HOOK_NAME(free)(void *ptr)
 {
 	if (ptr && gt_arena_owns(ptr))
 		return; /* bootstrap memory is never returned */
-	if (!gt_enter()) {
+	if (gt_called_by_unwinder(__builtin_return_address(0)) || !gt_enter()) {
 		if (!gt_real_free)
 			gt_resolve_real();
 		if (gt_real_free)

@@ -89,7 +89,7 @@ GT_EXPORT void *GT_HOOK_NAME(mmap64)(void *addr, size_t len, int prot, int flags
 
 GT_EXPORT int GT_HOOK_NAME(munmap)(void *addr, size_t len)
 {
-	if (!gt_enter()) {
+	if (gt_called_by_unwinder(__builtin_return_address(0)) || !gt_enter()) {
 		if (!gt_real_munmap)
 			gt_resolve_real();
 		return gt_real_munmap ? gt_real_munmap(addr, len)

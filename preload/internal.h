@@ -150,8 +150,15 @@ void gt_disable(const char *first, ...) __attribute__((sentinel));
  */
 int gt_unwind(uintptr_t *ips, int max);
 
-/* Records the address range of libgittrace itself, to skip its frames. */
+/* Records the address ranges of libgittrace and libunwind. */
 void gt_unwind_init(void);
+
+/*
+ * Whether a hooked call comes from libunwind itself. Its per-thread cache
+ * is released by a thread-exit destructor, outside the tracer's guard:
+ * that munmap/free is the tracer's, not the program's, and is not recorded.
+ */
+int gt_called_by_unwinder(const void *return_address);
 
 /* ---- stream.c ------------------------------------------------------- */
 

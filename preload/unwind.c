@@ -12,19 +12,24 @@
 #include <libunwind.h>
 #include <link.h>
 
-/* The address range of libgittrace's own code, to cut its frames off. */
-static uintptr_t self_start, self_end;
+struct code_range {
+	uintptr_t probe; /* an address inside the wanted segment */
+	uintptr_t start, end;
+};
 
-static int find_self(struct dl_phdr_info *info, size_t size, void *data)
+/* libgittrace's own code, to cut its frames off; libunwind's, see below. */
+static struct code_range self, unwinder;
+
+static int find_segment(struct dl_phdr_info *info, size_t size, void *data)
 {
 	(void)size;
-	uintptr_t probe = (uintptr_t)data;
+	struct code_range *r = data;
 	for (int i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 		uintptr_t start = info->dlpi_addr + ph->p_vaddr;
-		if (ph->p_type == PT_LOAD && probe >= start && probe < start + ph->p_memsz) {
-			self_start = start;
-			self_end = start + ph->p_memsz;
+		if (ph->p_type == PT_LOAD && r->probe >= start && r->probe < start + ph->p_memsz) {
+			r->start = start;
+			r->end = start + ph->p_memsz;
 			return 1;
 		}
 	}
@@ -33,8 +38,17 @@ static int find_self(struct dl_phdr_info *info, size_t size, void *data)
 
 void gt_unwind_init(void)
 {
-	dl_iterate_phdr(find_self, (void *)(uintptr_t)gt_unwind_init);
+	self.probe = (uintptr_t)gt_unwind_init;
+	unwinder.probe = (uintptr_t)unw_backtrace;
+	dl_iterate_phdr(find_segment, &self);
+	dl_iterate_phdr(find_segment, &unwinder);
 	unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
+}
+
+int gt_called_by_unwinder(const void *return_address)
+{
+	uintptr_t a = (uintptr_t)return_address;
+	return a >= unwinder.start && a < unwinder.end;
 }
 
 int gt_unwind(uintptr_t *ips, int max)
@@ -43,7 +57,7 @@ int gt_unwind(uintptr_t *ips, int max)
 	int skip_room = 8; /* our own frames: hook, gt_stream_call, gt_unwind */
 	int n = unw_backtrace(raw, max + skip_room);
 	int first = 0;
-	while (first < n && (uintptr_t)raw[first] >= self_start && (uintptr_t)raw[first] < self_end)
+	while (first < n && (uintptr_t)raw[first] >= self.start && (uintptr_t)raw[first] < self.end)
 		first++;
 	int depth = 0;
 	for (int i = first; i < n && depth < max; i++)
