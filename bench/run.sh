@@ -81,12 +81,16 @@ for cmd in "${commands[@]}"; do
 	for ((r = 0; r < reps; r++)); do
 		for ((m = 0; m < ${#modes[@]}; m++)); do
 			mode=${modes[$(((m + r) % ${#modes[@]}))]}
-			run_one "$mode" "$cmd" "$work/$key.$mode" >>"$work/$key.$mode.times"
+			run_one "$mode" "$cmd" "$work/$key.$mode" >>"$work/times.$key.$mode"
 		done
 	done
 done
 
 echo "## Run time (wall seconds, ratio to plain git)"
+echo
+echo "heaptrack follows only the first process: on \`git repack -adf\` it records \`git repack\`'s"
+echo "own few hundred calls, not the \`pack-objects\` child that does the work, so its repack"
+echo "overhead is not comparable."
 echo
 echo "| command | plain git | gittrace counting | gittrace stacks | heaptrack | stacks overhead ÷ heaptrack overhead |"
 echo "|---|---|---|---|---|---|"
@@ -94,7 +98,7 @@ for cmd in "${commands[@]}"; do
 	key=${cmd%% *}
 	declare -A med
 	for mode in "${modes[@]}"; do
-		med[$mode]=$(median <"$work/$key.$mode.times")
+		med[$mode]=$(median <"$work/times.$key.$mode")
 	done
 	p=${med[plain]}
 	ratio() { echo "scale=2; $1 / $p" | bc; }
@@ -132,25 +136,23 @@ for cmd in "${commands[@]}"; do
 done
 echo
 
-echo "## Analyzer speed (trace of git repack -adf with stacks; heaptrack's of the same command)"
+echo "## Analyzer speed (traces of git log --raw: gittrace with stacks, heaptrack)"
 echo
-echo "Units differ: gittrace's events are all records (calls of every kind, stacks,"
-echo "modules); heaptrack_print reports only allocating calls, so its rate is a lower bound."
+echo "A single-process command, so both traces hold the same calls. Units differ: gittrace's"
+echo "events are all its records (calls of every kind, stacks, modules); heaptrack_print reports"
+echo "only allocating calls, so its rate below counts fewer events than it really reads."
 echo
 echo "| analyzer | events | seconds | events/s | peak RSS |"
 echo "|---|---|---|---|---|"
-f=$work/repack.stacks
+f=$work/log.stacks
 /usr/bin/time -v "$report" --json "$f" >"$work/r.json" 2>"$work/r.time"
 events=$(jq .trace.events "$work/r.json")
 secs=$(awk -F': ' '/Elapsed \(wall/ {n = split($2, t, ":"); print t[n - 1] * 60 + t[n]}' "$work/r.time")
 rss=$(awk -F': ' '/Maximum resident/ {print $2}' "$work/r.time")
 echo "| gittrace-report --json | $events | $secs | $(echo "$events / $secs" | bc) | $rss KiB |"
-hf=$(ls "$work/repack.heaptrack".* | head -n 1)
+hf=$(ls "$work/log.heaptrack".* | head -n 1)
 /usr/bin/time -v heaptrack_print "$hf" >"$work/h.txt" 2>"$work/h.time"
 hcalls=$(awk '/^calls to allocation functions:/ {print $5}' "$work/h.txt")
 secs=$(awk -F': ' '/Elapsed \(wall/ {n = split($2, t, ":"); print t[n - 1] * 60 + t[n]}' "$work/h.time")
 rss=$(awk -F': ' '/Maximum resident/ {print $2}' "$work/h.time")
 echo "| heaptrack_print | $hcalls allocating calls | $secs | $(echo "$hcalls / $secs" | bc) | $rss KiB |"
-echo
-echo "heaptrack follows only the first process: its trace of \`git repack -adf\` holds"
-echo "\`git repack\`'s own calls, not those of the \`pack-objects\` child that does the work."
