@@ -16,11 +16,11 @@ fresh_dir "$work"
 unset GITTRACE_SESSION GITTRACE_STACK_DEPTH GITTRACE_BUFFER_SIZE 2>/dev/null || true
 
 set +e
-timeout -s KILL 300 "$prog" "$rounds" >"$work/plain.stdout" 2>"$work/plain.stderr"
+timeout -s KILL 400 "$prog" "$rounds" >"$work/plain.stdout" 2>"$work/plain.stderr"
 plain=$?
 # Small blocks flushed often: more writes racing with forks and exits.
 GITTRACE_OUTPUT=$work/trace.zst GITTRACE_BUFFER_SIZE=64k GITTRACE_FLUSH_INTERVAL_MS=10 \
-	run_traced "$preload" timeout -s KILL 300 "$prog" "$rounds" \
+	run_traced "$preload" timeout -s KILL 400 "$prog" "$rounds" \
 	>"$work/traced.stdout" 2>"$work/traced.stderr"
 traced=$?
 set -e
