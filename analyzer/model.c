@@ -104,6 +104,7 @@ static void apply_image(struct gt_image *img, const struct gt_rec_image *r)
 	img->pointer_bits = r->pointer_bits;
 	img->page_size = r->page_size;
 	img->stack_depth = r->stack_depth;
+	img->clock_overhead_ns = r->clock_overhead_ns;
 	img->exe = gt_xstrndup(r->exe.p, r->exe.len);
 	img->cwd = gt_xstrndup(r->cwd.p, r->cwd.len);
 	img->argc = r->argc;
@@ -217,7 +218,9 @@ static void apply_call(struct gt_model *m, struct gt_image *img, const struct gt
 	struct gt_heap_thread *th = &img->cur->heap;
 	struct gt_heap *h = &img->heap;
 	img->calls[c->fn]++;
-	img->fn_ns[c->fn] += c->dur_ns;
+	/* The measured interval holds one clock reading besides the call. */
+	uint64_t dur = c->dur_ns > img->clock_overhead_ns ? c->dur_ns - img->clock_overhead_ns : 0;
+	img->fn_ns[c->fn] += dur;
 	img->events++;
 	m->events++;
 
@@ -228,16 +231,16 @@ static void apply_call(struct gt_model *m, struct gt_image *img, const struct gt
 	case GT_FN_ALIGNED_ALLOC:
 	case GT_FN_MEMALIGN:
 		if (c->result)
-			gt_heap_alloc(h, th, c->result, c->size, c->stack, t, t + c->dur_ns);
+			gt_heap_alloc(h, th, c->result, c->size, c->stack, t, t + dur);
 		break;
 	case GT_FN_CALLOC:
 		if (c->result)
 			gt_heap_alloc(h, th, c->result, mul_sat(c->nmemb, c->size), c->stack, t,
-				      t + c->dur_ns);
+				      t + dur);
 		break;
 	case GT_FN_POSIX_MEMALIGN:
 		if (c->ret == 0 && c->result)
-			gt_heap_alloc(h, th, c->result, c->size, c->stack, t, t + c->dur_ns);
+			gt_heap_alloc(h, th, c->result, c->size, c->stack, t, t + dur);
 		break;
 	case GT_FN_REALLOC:
 	case GT_FN_REALLOCARRAY: {
@@ -251,7 +254,7 @@ static void apply_call(struct gt_model *m, struct gt_image *img, const struct gt
 		}
 		if (c->ptr)
 			gt_heap_free(h, th, c->ptr, t);
-		gt_heap_alloc(h, th, c->result, size, c->stack, t, t + c->dur_ns);
+		gt_heap_alloc(h, th, c->result, size, c->stack, t, t + dur);
 		break;
 	}
 	case GT_FN_FREE:
@@ -457,6 +460,11 @@ double gt_image_cpu_seconds(const struct gt_image *img)
 	if (!img->ended)
 		return 0;
 	return (double)(img->end.user_ns + img->end.system_ns) / 1e9;
+}
+
+double gt_image_tracer_seconds(const struct gt_image *img)
+{
+	return img->ended ? (double)img->end.tracer_ns / 1e9 : 0;
 }
 
 static double sum_ns(const struct gt_image *img, int from, int to)

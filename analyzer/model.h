@@ -43,6 +43,7 @@ struct gt_image {
 	int has_info; /* the IMAGE record was seen */
 	uint64_t ppid, start_realtime_ns, start_mono_ns, origin, parent_image_id;
 	uint64_t pointer_bits, page_size, stack_depth;
+	uint64_t clock_overhead_ns; /* taken off every call's duration */
 	char *exe, *cwd;
 	size_t argc, envc;
 	char **argv, **env;
@@ -113,6 +114,8 @@ const struct gt_module *gt_image_module(const struct gt_image *img, uint64_t ip)
  */
 double gt_image_wall_seconds(const struct gt_image *img);
 double gt_image_cpu_seconds(const struct gt_image *img);
+/* The tracer's own time in the image, as the preload estimated it (END). */
+double gt_image_tracer_seconds(const struct gt_image *img);
 int gt_image_complete(const struct gt_image *img);
 
 /* Seconds inside the malloc family / inside mmap, munmap, mremap. */

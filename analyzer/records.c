@@ -94,6 +94,7 @@ void gt_decode_image(const struct gt_block *b, const struct gt_rec *r, struct gt
 	o->env = gt_xcalloc(o->envc, sizeof(*o->env));
 	for (size_t i = 0; i < o->envc; i++)
 		o->env[i] = str(&c);
+	o->clock_overhead_ns = c.p < c.end ? gt_get_uv(&c) : 0;
 	check(b, r, &c);
 }
 
@@ -222,6 +223,7 @@ void gt_decode_end(const struct gt_block *b, const struct gt_rec *r, struct gt_r
 	o->calls = gt_get_uv(&c);
 	o->dropped = gt_get_uv(&c);
 	o->threads = gt_get_uv(&c);
+	o->tracer_ns = c.p < c.end ? gt_get_uv(&c) : 0;
 	check(b, r, &c);
 }
 

@@ -42,6 +42,7 @@ int gt_rec_next(struct gt_rec_iter *it, struct gt_rec *rec);
 struct gt_rec_image {
 	uint64_t pid, ppid, start_realtime_ns, start_mono_ns, origin, parent_image_id;
 	uint64_t pointer_bits, page_size, stack_depth;
+	uint64_t clock_overhead_ns; /* since 1.1; 0 before */
 	struct gt_str exe, cwd;
 	size_t argc, envc;
 	struct gt_str *argv, *env; /* gt_xmalloc'ed arrays; free both */
@@ -79,6 +80,7 @@ struct gt_rec_end {
 	int64_t status;
 	uint64_t end_realtime_ns, end_mono_ns, user_ns, system_ns;
 	uint64_t maxrss_kib, minflt, majflt, calls, dropped, threads;
+	uint64_t tracer_ns; /* since 1.1; 0 before */
 };
 
 struct gt_rec_exec_failed {

@@ -114,7 +114,8 @@ static void fill_input(struct gt_verdict_input *in, const struct gt_proc *p)
 	const struct gt_image *img = p->img;
 	const struct gt_maps *mp = &img->maps;
 	memset(in, 0, sizeof(*in));
-	in->cpu_seconds = p->cpu;
+	in->cpu_seconds = p->img->ended ? p->basis : 0;
+	in->tracer_seconds = p->tracer_s;
 	in->wall_seconds = p->wall;
 	in->allocator_seconds = p->allocator_s;
 	in->mmap_seconds = p->mmap_s;
@@ -159,6 +160,7 @@ static void add_totals(struct gt_totals *t, const struct gt_proc *p)
 	t->allocator_s += p->allocator_s;
 	t->mmap_s += p->mmap_s;
 	t->cpu += p->cpu;
+	t->tracer_s += p->tracer_s;
 	t->wall = p->wall > t->wall ? p->wall : t->wall;
 	t->peak_mapped_bytes += img->maps.peak_mapped_bytes;
 	t->remapped_regions += img->maps.remapped_regions;
@@ -180,7 +182,9 @@ static void tree_input(struct gt_verdict_input *in, const struct gt_summary *s)
 		const struct gt_proc *p = &s->procs[i];
 		struct gt_verdict_input one;
 		fill_input(&one, p);
-		in->cpu_seconds += one.cpu_seconds;
+		/* Processes that never ended contribute their wall time. */
+		in->cpu_seconds += p->basis;
+		in->tracer_seconds += one.tracer_seconds;
 		in->wall_seconds =
 			one.wall_seconds > in->wall_seconds ? one.wall_seconds : in->wall_seconds;
 		in->allocator_seconds += one.allocator_seconds;
@@ -220,8 +224,15 @@ void gt_summary_build(struct gt_summary *s, const struct gt_model *m, const char
 		p->img = img;
 		p->wall = gt_image_wall_seconds(img);
 		p->cpu = gt_image_cpu_seconds(img);
+		p->tracer_s = gt_image_tracer_seconds(img);
 		p->allocator_s = gt_image_allocator_seconds(img);
 		p->mmap_s = gt_image_mmap_seconds(img);
+		p->basis = p->wall;
+		if (img->ended) {
+			/* Time measured inside calls cannot exceed the program's time. */
+			double inside = p->allocator_s + p->mmap_s;
+			p->basis = p->cpu - p->tracer_s > inside ? p->cpu - p->tracer_s : inside;
+		}
 		for (int f = GT_FN_MALLOC; f <= GT_FN_PVALLOC; f++)
 			if (f != GT_FN_FREE)
 				p->allocating_calls += img->calls[f];

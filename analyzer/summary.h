@@ -27,6 +27,12 @@ struct gt_site {
 struct gt_proc {
 	const struct gt_image *img;
 	double wall, cpu, allocator_s, mmap_s;
+	double tracer_s; /* the tracer's own share of cpu */
+	/*
+	 * What time shares are shares of: the program's own CPU time (cpu less
+	 * tracer_s) for an image that ended, else its wall time so far.
+	 */
+	double basis;
 	uint64_t allocating_calls; /* calls of the malloc family except free */
 	uint64_t window;
 	double thrash;
@@ -39,7 +45,7 @@ struct gt_totals {
 	uint64_t calls[GT_FN_COUNT];
 	uint64_t allocated_bytes, peak_bytes, temporary, leaked_allocations, leaked_bytes;
 	uint64_t allocations, untracked_frees;
-	double allocator_s, mmap_s, cpu, wall;
+	double allocator_s, mmap_s, cpu, wall, tracer_s;
 	uint64_t peak_mapped_bytes, remapped_regions;
 	struct gt_kind_stats kind[GT_MAP_KIND_COUNT];
 };

@@ -125,6 +125,10 @@ void gt_verdict_compute(struct gt_verdict *v, const struct gt_verdict_input *in)
 	EVIDENCE("%.1f%% of %s inside mmap/munmap/mremap (%.3f s): a perfect window setting "
 		 "could save at most that much",
 		 100 * ms, of, in->mmap_seconds);
+	if (!v->shares_of_wall && in->tracer_seconds > 0)
+		EVIDENCE("shares are of the program's own CPU time, %.3f s: the tracer's "
+			 "estimated %.3f s are left out",
+			 denom, in->tracer_seconds);
 	if (in->allocations && denom > 0)
 		EVIDENCE("%llu allocations (%.0f per second), %llu temporary",
 			 (unsigned long long)in->allocations, (double)in->allocations / denom,

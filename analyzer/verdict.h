@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GT_ALLOCATOR_SHARE_MIN 0.20
+#define GT_ALLOCATOR_SHARE_MIN 0.50
 #define GT_MAP_SHARE_MIN       0.10
 #define GT_PACK_BULK_MIN       0.50
 #define GT_THRASH_HIGH	       2.0
@@ -32,7 +32,9 @@ enum gt_verdict_class {
 extern const char *const gt_verdict_class_names[3]; /* "neither", … */
 
 struct gt_verdict_input {
-	double cpu_seconds; /* 0: unknown (no END); wall_seconds is used instead */
+	double cpu_seconds;    /* the program's own CPU time (tracer's removed);
+				  0: unknown (no END), wall_seconds is used instead */
+	double tracer_seconds; /* the tracer's own time, left out of cpu_seconds */
 	double wall_seconds;
 	double allocator_seconds, mmap_seconds;
 	uint64_t allocations, temporary;

@@ -101,6 +101,9 @@ static inline uint64_t gt_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* The cost of one gt_now_ns(), measured at image start (image.c). */
+extern uint64_t gt_clock_overhead_ns;
+
 /* ---- tracer.c ------------------------------------------------------- */
 
 /* Set while this thread runs tracer code: nested calls pass through. */
@@ -195,6 +198,8 @@ void gt_stream_reset_after_fork(uint64_t image_id);
 /* Calls recorded and dropped by this image so far. */
 uint64_t gt_stream_calls(void);
 uint64_t gt_stream_drops(void);
+/* Estimated time spent in the tracer so far (sampled, see stream.c). */
+uint64_t gt_stream_tracer_ns(void);
 uint32_t gt_stream_threads(void);
 
 /* ---- stacks.c ------------------------------------------------------- */

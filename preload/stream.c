@@ -37,12 +37,31 @@ static struct {
 	uint32_t last_serial; /* thread of the previous call in the block */
 	int ended;	      /* END written: write each record at once */
 	uint64_t calls, drops;
+	uint64_t tracer_ns; /* estimated time spent in the tracer (atomic) */
 } st = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* The calling thread's identity in the current image. */
 static GT_TLS struct {
 	uint32_t epoch, serial, tid;
+	uint32_t sample_state; /* xorshift state for sampling tracer costs */
 } self;
+
+/*
+ * The tracer's own cost is timed on a random 1 in GT_SAMPLE_EVERY calls
+ * (random, so that it does not alias with a program's regular patterns of
+ * calls) and scaled up: timing every call would cost another clock read.
+ */
+#define GT_SAMPLE_EVERY 16
+
+static int sample_this_call(void)
+{
+	uint32_t x = self.sample_state ? self.sample_state : self.tid | 1;
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	self.sample_state = x;
+	return (x % GT_SAMPLE_EVERY) == 0;
+}
 
 static void identify_thread(void)
 {
@@ -80,6 +99,7 @@ void gt_stream_reset_after_fork(uint64_t image_id)
 	st.next_serial = 0;
 	st.ended = 0;
 	st.calls = st.drops = 0;
+	st.tracer_ns = 0;
 	st.image_id = image_id;
 	st.pid = (uint32_t)getpid();
 	st.epoch++;
@@ -87,10 +107,12 @@ void gt_stream_reset_after_fork(uint64_t image_id)
 	gt_stacks_reset();
 }
 
-static void flush_locked(void)
+/* Writes the buffer as a block; returns the time that took (tracer time). */
+static uint64_t flush_locked(void)
 {
 	if (!st.len)
-		return;
+		return 0;
+	uint64_t t0 = gt_now_ns();
 	struct gt_block_header h = {
 		.magic = GT_BLOCK_MAGIC,
 		.major = GT_FORMAT_MAJOR,
@@ -108,6 +130,9 @@ static void flush_locked(void)
 	st.base_ns = st.prev_ns = 0;
 	st.last_serial = 0; /* each block names its first thread */
 	st.last_flush_ns = gt_now_ns();
+	uint64_t spent = st.last_flush_ns - t0;
+	__atomic_add_fetch(&st.tracer_ns, spent, __ATOMIC_RELAXED);
+	return spent;
 }
 
 /*
@@ -132,21 +157,25 @@ static void put_record(enum gt_record_tag tag, const uint8_t *body, size_t len)
 	put_record2(tag, body, len, NULL, 0);
 }
 
-/* Flushes if need more bytes do not fit; returns 0 if they fit now. */
-static int make_room(size_t need)
+/*
+ * Flushes if need more bytes do not fit; returns 0 if they fit now. Adds
+ * the time a flush took to *flush_ns.
+ */
+static int make_room(size_t need, uint64_t *flush_ns)
 {
 	if (st.len + need > st.cap)
-		flush_locked();
+		*flush_ns += flush_locked();
 	return st.len + need <= st.cap ? 0 : -1;
 }
 
 void gt_stream_record(enum gt_record_tag tag, const uint8_t *body, size_t len)
 {
+	uint64_t flush_ns = 0;
 	pthread_mutex_lock(&st.lock);
-	if (make_room(1 + GT_UV_MAX + len) == 0) {
+	if (make_room(1 + GT_UV_MAX + len, &flush_ns) == 0) {
 		put_record(tag, body, len);
 		if (st.ended)
-			flush_locked();
+			flush_locked(); /* its time is counted there */
 	} else {
 		st.drops++;
 	}
@@ -160,9 +189,11 @@ void gt_stream_call(enum gt_fn fn, uint64_t start_ns, uint64_t duration_ns, cons
 	int depth = gt_settings.stack_depth ? gt_unwind(ips, (int)gt_settings.stack_depth) : 0;
 	uint8_t body[GT_STACK_BODY_MAX];
 
+	uint64_t flush_ns = 0;
+
 	identify_thread();
 	pthread_mutex_lock(&st.lock);
-	if (make_room(GT_CALL_OVERHEAD + args_len)) {
+	if (make_room(GT_CALL_OVERHEAD + args_len, &flush_ns)) {
 		st.drops++;
 		goto out;
 	}
@@ -195,9 +226,20 @@ void gt_stream_call(enum gt_fn fn, uint64_t start_ns, uint64_t duration_ns, cons
 	st.prev_ns = start_ns;
 	st.calls++;
 	if (st.ended || start_ns - st.last_flush_ns > gt_settings.flush_interval_ns)
-		flush_locked();
+		flush_ns += flush_locked();
 out:
 	pthread_mutex_unlock(&st.lock);
+	if (sample_this_call()) {
+		/*
+		 * From the end of the real call to now, less any block written
+		 * (already counted), is this call's recording; plus about one clock
+		 * reading, of the two the hook makes that its duration does not hold.
+		 */
+		uint64_t now = gt_now_ns(), end = start_ns + duration_ns;
+		uint64_t spent = now > end + flush_ns ? now - end - flush_ns : 0;
+		spent += gt_clock_overhead_ns;
+		__atomic_add_fetch(&st.tracer_ns, spent * GT_SAMPLE_EVERY, __ATOMIC_RELAXED);
+	}
 }
 
 void gt_stream_flush(void)
@@ -217,6 +259,11 @@ void gt_stream_set_ended(int ended)
 uint64_t gt_stream_calls(void)
 {
 	return st.calls;
+}
+
+uint64_t gt_stream_tracer_ns(void)
+{
+	return __atomic_load_n(&st.tracer_ns, __ATOMIC_RELAXED);
 }
 
 uint64_t gt_stream_drops(void)

@@ -45,7 +45,7 @@
  * A reader must accept trailing bytes at the end of a body it knows (a
  * future MINOR may append fields).
  *
- * Versions: 1.0 — first format.
+ * Versions: 1.0 — first format. 1.1 — IMAGE clock_overhead_ns, END tracer_ns.
  */
 #ifndef GITTRACE_FORMAT_H
 #define GITTRACE_FORMAT_H
@@ -55,7 +55,7 @@
 #include <string.h>
 
 #define GT_FORMAT_MAJOR 1
-#define GT_FORMAT_MINOR 0
+#define GT_FORMAT_MINOR 1
 
 /* zstd reserves 0x184D2A50..0x184D2A5F for skippable frames; we take one. */
 #define GT_SKIPPABLE_MAGIC 0x184D2A5Du
@@ -99,6 +99,10 @@ enum gt_record_tag {
 	 * str exe, str cwd, uv argc, argc × str argv,
 	 * uv envc, envc × str "NAME=value" (only the allocator-relevant
 	 * variables: MALLOC_*, GLIBC_TUNABLES, LD_PRELOAD, GITTRACE_*).
+	 * Since 1.1: uv clock_overhead_ns, the cost of one timestamp reading
+	 * (the least of many back-to-back differences, measured at image
+	 * start). A call's duration spans about one reading besides the real
+	 * call: a reader subtracts it from every duration (not below 0).
 	 */
 	GT_REC_IMAGE = 1,
 	/*
@@ -134,9 +138,15 @@ enum gt_record_tag {
 	/*
 	 * The image ends. uv reason (enum gt_end_reason), sv status (exit
 	 * status; -1 unknown), uv end_realtime_ns, uv end_mono_ns,
-	 * uv user_ns, uv system_ns (getrusage(RUSAGE_SELF) of the whole
-	 * process), uv maxrss_kib, uv minflt, uv majflt, uv calls recorded,
+	 * uv user_ns, uv system_ns (CPU of all threads of this image since
+	 * it started: getrusage(RUSAGE_SELF) minus its value at image start,
+	 * because rusage survives exec), uv maxrss_kib (of the process),
+	 * uv minflt, uv majflt (since image start), uv calls recorded,
 	 * uv calls dropped (should be 0; see GT_REC_DROPPED), uv threads seen.
+	 * Since 1.1: uv tracer_ns, an estimate of the time the tracer itself
+	 * spent in this image (recording a random sample of calls, timed, and
+	 * scaled up; every block written, timed). CPU time minus tracer_ns
+	 * estimates the program's own CPU time.
 	 * More CALLs of the image may follow (e.g. frees run by later exit
 	 * handlers): a reader keeps counting them.
 	 */

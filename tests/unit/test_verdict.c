@@ -36,8 +36,8 @@ static enum gt_verdict_class classify(double alloc, double map, uint64_t pack_ca
 
 int main(void)
 {
-	CHECK(classify(0.20, 0.05, 0, 10) == GT_VERDICT_ALLOCATOR);
-	CHECK(classify(0.19, 0.05, 0, 10) == GT_VERDICT_NEITHER);
+	CHECK(classify(GT_ALLOCATOR_SHARE_MIN, 0.05, 0, 10) == GT_VERDICT_ALLOCATOR);
+	CHECK(classify(GT_ALLOCATOR_SHARE_MIN - 0.01, 0.05, 0, 10) == GT_VERDICT_NEITHER);
 	CHECK(classify(0.30, 0.40, 100, 100) == GT_VERDICT_WINDOW);
 	CHECK(classify(0.05, 0.10, 100, 100) == GT_VERDICT_WINDOW);
 	CHECK(classify(0.05, 0.09, 100, 100) == GT_VERDICT_NEITHER);
