@@ -9,12 +9,16 @@
 
 #include "die.h"
 
-/* Sites merge by where the site frame is: its name and file:line. */
-static char *site_key(const struct gt_frame *f)
+static char *site_key(const struct gt_frame *f, size_t n)
 {
-	size_t len = strlen(f->function) + (f->file ? strlen(f->file) : 0) + 24;
-	char *key = gt_xmalloc(len);
-	snprintf(key, len, "%s@%s:%d", f->function, f->file ? f->file : "", f->line);
+	size_t len = 1;
+	for (size_t i = 0; i < n; i++)
+		len += strlen(f[i].function) + (f[i].file ? strlen(f[i].file) : 0) + 24;
+	char *key = gt_xmalloc(len), *p = key;
+	*p = '\0';
+	for (size_t i = 0; i < n; i++)
+		p += snprintf(p, len - (size_t)(p - key), "%s@%s:%d;", f[i].function,
+			      f[i].file ? f[i].file : "", f[i].line);
 	return key;
 }
 
@@ -44,27 +48,15 @@ static void build_sites(struct gt_proc *p, struct gt_symbolizer *sym)
 			if (first == n) /* only allocator frames: keep the outermost */
 				first = n ? n - 1 : 0;
 		}
-		char *key = n ? site_key(f + first) : gt_xstrndup("?", 1);
+		char *key = f ? site_key(f + first, n - first) : gt_xstrndup("?", 1);
 		struct gt_site *site;
 		HASH_FIND_STR(table, key, site);
-		if (site && c->allocations > site->heaviest) {
-			/* Show the stack that allocates most through this site. */
-			gt_frames_free(site->frames, site->nframes);
-			site->frames = NULL;
-			site->nframes = 0;
-		}
-		if (site && site->frames) {
+		if (site) {
 			free(key);
 			gt_frames_free(f, n);
 		} else {
-			if (site) {
-				free(key);
-			} else {
-				site = gt_xcalloc(1, sizeof(*site));
-				site->key = key;
-				HASH_ADD_KEYPTR(hh, table, site->key, strlen(site->key), site);
-			}
-			site->heaviest = c->allocations;
+			site = gt_xcalloc(1, sizeof(*site));
+			site->key = key;
 			if (n) {
 				/* Keep only the frames from the site outwards. */
 				for (size_t i = 0; i < first; i++) {
@@ -80,6 +72,7 @@ static void build_sites(struct gt_proc *p, struct gt_symbolizer *sym)
 				free(f);
 				site->function = "?";
 			}
+			HASH_ADD_KEYPTR(hh, table, site->key, strlen(site->key), site);
 		}
 		site->allocations += c->allocations;
 		site->bytes += c->bytes;

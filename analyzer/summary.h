@@ -15,11 +15,10 @@
 #include "verdict.h"
 
 struct gt_site {
-	char *key;		 /* where the site frame is: function@file:line */
-	char *function;		 /* the site frame's function (or module+0xoff, ?) */
-	struct gt_frame *frames; /* the stack allocating most through the site, from it outwards */
+	char *key;	/* the symbolized stack from the site frame outwards */
+	char *function; /* the site frame's function (or module+0xoff, ?) */
+	struct gt_frame *frames;
 	size_t nframes;
-	uint64_t heaviest; /* allocations of that stack */
 	uint64_t allocations, bytes, temporary, leaked_allocations, leaked_bytes;
 	UT_hash_handle hh;
 };
