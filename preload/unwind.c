@@ -2,15 +2,24 @@
  * The caller's stack, from libunwind's local unwinder. Raw return
  * addresses only: symbols are resolved offline by the analyzer.
  *
- * libunwind is set to cache per thread, so an unwind never waits on a
- * lock another thread holds (which a fork could leave held forever).
+ * libunwind takes internal locks while it steps through frames. A fork
+ * while another thread is inside libunwind would leave such a lock held
+ * forever in the child, and the child's first unwind would hang. So
+ * unwinds hold a read lock and fork (through pthread_atfork) waits for the
+ * write lock: no thread is inside libunwind when the child is made. If the
+ * wait cannot succeed (fork from a signal handler that interrupted an
+ * unwind in the same thread), the child records without stacks instead.
+ * libunwind also caches per thread, so unwinds never wait for each other.
  */
 #define UNW_LOCAL_ONLY
 #include "internal.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <libunwind.h>
 #include <link.h>
+#include <pthread.h>
+#include <time.h>
 
 struct code_range {
 	uintptr_t probe; /* an address inside the wanted segment */
@@ -19,6 +28,50 @@ struct code_range {
 
 /* libgittrace's own code, to cut its frames off; libunwind's, see below. */
 static struct code_range self, unwinder;
+
+static pthread_rwlock_t fork_guard;
+static int fork_guard_held;  /* the prepare handler got the write lock */
+static int unwinding_unsafe; /* in a child forked without it: no stacks */
+static GT_TLS int in_unwind; /* this thread holds the read lock */
+
+/* How long fork waits for running unwinds (each takes microseconds). */
+#define GT_FORK_WAIT_NS 1000000000L
+
+static void init_fork_guard(void)
+{
+	pthread_rwlockattr_t attr;
+	pthread_rwlockattr_init(&attr);
+	/* A stream of unwinds in other threads must not starve fork. */
+	pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+	pthread_rwlock_init(&fork_guard, &attr);
+	pthread_rwlockattr_destroy(&attr);
+}
+
+static void before_fork(void)
+{
+	struct timespec deadline;
+	fork_guard_held = 0;
+	if (in_unwind)
+		return; /* a signal handler forking inside our own unwind */
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += GT_FORK_WAIT_NS / 1000000000L;
+	int saved_errno = errno;
+	fork_guard_held = pthread_rwlock_timedwrlock(&fork_guard, &deadline) == 0;
+	errno = saved_errno;
+}
+
+static void after_fork_in_parent(void)
+{
+	if (fork_guard_held)
+		pthread_rwlock_unlock(&fork_guard);
+}
+
+static void after_fork_in_child(void)
+{
+	if (!fork_guard_held)
+		unwinding_unsafe = 1;
+	init_fork_guard();
+}
 
 static int find_segment(struct dl_phdr_info *info, size_t size, void *data)
 {
@@ -43,6 +96,8 @@ void gt_unwind_init(void)
 	dl_iterate_phdr(find_segment, &self);
 	dl_iterate_phdr(find_segment, &unwinder);
 	unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
+	init_fork_guard();
+	pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
 }
 
 int gt_called_by_unwinder(const void *return_address)
@@ -55,7 +110,13 @@ int gt_unwind(uintptr_t *ips, int max)
 {
 	void *raw[GT_MAX_STACK_DEPTH + 8];
 	int skip_room = 8; /* our own frames: hook, gt_stream_call, gt_unwind */
+	if (unwinding_unsafe)
+		return 0;
+	in_unwind = 1;
+	pthread_rwlock_rdlock(&fork_guard);
 	int n = unw_backtrace(raw, max + skip_room);
+	pthread_rwlock_unlock(&fork_guard);
+	in_unwind = 0;
 	int first = 0;
 	while (first < n && (uintptr_t)raw[first] >= self.start && (uintptr_t)raw[first] < self.end)
 		first++;
