@@ -75,11 +75,18 @@ killed_once() {
 	(cd "$run/origin.git" && exec env "${env[@]}" "$GIT" cat-file --batch \
 		<"$run/requests" >"$out.stdout" 2>"$out.stderr") &
 	pid=$!
+	# answered N: waits until git has printed N commits (and is still alive).
+	answered() {
+		while [ "$(cat "$out.stdout" 2>/dev/null | grep -c '^change')" -lt "$1" ]; do
+			kill -0 "$pid" 2>/dev/null || fail "killed: git cat-file --batch ended early"
+			sleep 0.05
+		done
+	}
 	echo HEAD >&9
-	while ! grep -q '^change' "$out.stdout" 2>/dev/null; do sleep 0.05; done
+	answered 1
 	sleep 0.3
 	echo HEAD~1 >&9
-	while [ "$(grep -c '^change' "$out.stdout")" -lt 2 ]; do sleep 0.05; done
+	answered 2
 	kill -TERM "$pid"
 	set +e
 	wait "$pid"

@@ -164,7 +164,8 @@ traced mode-asked log 0 GITTRACE_OUTPUT="$work/mode-asked.zst" GITTRACE_FILE_MOD
 	"${log_cmd[@]}"
 check_eq "mode-asked: mode (umask $(umask))" 640 "$(stat -c %a "$work/mode-asked.zst")"
 
-# --- Disk full: /dev/full fails every write with ENOSPC.
+# --- /dev/full as the output: refused (not a regular file) or failing
+# every write with ENOSPC: either way one warning for the whole run.
 traced dev-full repack 1 GITTRACE_OUTPUT=/dev/full -- "${repack_cmd[@]}"
 
 # --- Disk full on a real file system: a 32 KiB tmpfs fills up mid-run. If
@@ -176,9 +177,16 @@ if mount -t tmpfs -o size=32k gittrace-faults "$work/small" 2>"$work/mount.stder
 	traced tmpfs log 1 GITTRACE_OUTPUT="$work/small/trace.zst" GITTRACE_BUFFER_SIZE=64k -- \
 		"${log_cmd[@]}"
 	cp "$work/small/trace.zst" "$work/tmpfs.zst"
+	# With children: all of repack's processes write to the full file; the
+	# run still warns once.
+	rm "$work/small/trace.zst"
+	traced tmpfs-child repack 1 GITTRACE_OUTPUT="$work/small/trace.zst" \
+		GITTRACE_BUFFER_SIZE=64k -- "${repack_cmd[@]}"
+	cp "$work/small/trace.zst" "$work/tmpfs-child.zst"
 	umount "$work/small"
 	trap - EXIT
 	readable_incomplete tmpfs "$work/tmpfs.zst"
+	readable_incomplete tmpfs-child "$work/tmpfs-child.zst"
 else
 	echo "note: no tmpfs here ($(cat "$work/mount.stderr")): disk full is /dev/full only"
 fi
