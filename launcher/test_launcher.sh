@@ -43,9 +43,10 @@ check_eq "killed by SIGTERM" 143 "$st"
 run "$gittrace" -- ./no-such-command 2>/dev/null
 check_eq "command not found" 127 "$st"
 
-# The user's LD_PRELOAD is kept, ours comes after it.
+# The user's LD_PRELOAD is kept, ours comes first (its hooks must be bound
+# before another allocator's functions).
 user_lib=$(ldconfig -p | awk '/libz\.so\.1 / { print $NF; exit }')
-check_eq "LD_PRELOAD kept" "$user_lib:$preload" \
+check_eq "LD_PRELOAD kept" "$preload:$user_lib" \
 	"$(LD_PRELOAD=$user_lib "$gittrace" -- sh -c 'echo "$LD_PRELOAD"' 2>/dev/null)"
 
 # Usage errors: status 2, one "gittrace:" line first.
@@ -56,6 +57,12 @@ run "$gittrace" --bogus -- true 2>/dev/null
 check_eq "unknown option" 2 "$st"
 run "$gittrace" --help >/dev/null
 check_eq "--help" 0 "$st"
+# `gittrace ab` is the A/B runner: its own usage, its own exit status.
+run "$gittrace" ab --help >ab.out
+check_eq "ab --help" 0 "$st"
+grep -q 'gittrace-ab\|gittrace ab' ab.out || fail "ab --help is not the A/B runner's: $(cat ab.out)"
+run "$gittrace" ab 2>/dev/null
+check_eq "ab without a command" 2 "$st"
 
 # Without -o the trace lives in a temporary directory, gone after the report.
 mkdir tmp
