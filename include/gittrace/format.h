@@ -100,8 +100,7 @@ enum gt_record_tag {
 	 * uv envc, envc × str "NAME=value" (only the allocator-relevant
 	 * variables: MALLOC_*, GLIBC_TUNABLES, LD_PRELOAD, GITTRACE_*).
 	 * Since 1.1: uv clock_overhead_ns, the cost of one timestamp reading
-	 * (the least of many back-to-back differences, measured at image
-	 * start). A call's duration spans about one reading besides the real
+	 * (the median of back-to-back differences, measured at image start). A call's duration spans about one reading besides the real
 	 * call: a reader subtracts it from every duration (not below 0).
 	 */
 	GT_REC_IMAGE = 1,
