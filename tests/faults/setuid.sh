@@ -69,4 +69,4 @@ for kind in setuid setgid; do
 	[ "$depth" -gt 0 ] || fail "$kind: GITTRACE_STACK_DEPTH=0 was obeyed"
 	echo "ok: $kind: settings ignored (stack depth $depth, trace $(basename "$trace"))"
 done
-echo "PASS"
+finish
