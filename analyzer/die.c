@@ -10,10 +10,16 @@
 #include <string.h>
 
 static void (*before_message)(void);
+static void (*die_hook)(void);
 
 void gt_set_before_message(void (*hook)(void))
 {
 	before_message = hook;
+}
+
+void gt_set_die_hook(void (*hook)(void))
+{
+	die_hook = hook;
 }
 
 static void vreport(const char *prefix, const char *fmt, va_list ap)
@@ -32,6 +38,8 @@ void gt_die(const char *fmt, ...)
 	va_start(ap, fmt);
 	vreport("gittrace-report: ", fmt, ap);
 	va_end(ap);
+	if (die_hook)
+		die_hook();
 	exit(GT_EXIT_BAD_INPUT);
 }
 

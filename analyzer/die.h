@@ -14,6 +14,15 @@
 /* Prints "gittrace-report: <message>" and exits with status 1. */
 _Noreturn void gt_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * Test-only: gt_die() calls hook after printing its message, before it
+ * exits. The fuzz harness (tests/fuzz/) sets a hook that longjmps back to
+ * its input loop, so one bad input does not end the fuzzing process; the
+ * hook must not return (gt_die exits if it does). gittrace-report never
+ * sets one. NULL (the default): plain exit.
+ */
+void gt_set_die_hook(void (*hook)(void));
+
 /* Prints "gittrace-report: <message>", a hint to --help, and exits 2. */
 _Noreturn void gt_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -95,6 +95,10 @@ void gt_decode_image(const struct gt_block *b, const struct gt_rec *r, struct gt
 	for (size_t i = 0; i < o->envc; i++)
 		o->env[i] = str(&c);
 	o->clock_overhead_ns = c.p < c.end ? gt_get_uv(&c) : 0;
+	if (!c.ok) {
+		free(o->argv);
+		free(o->env);
+	}
 	check(b, r, &c);
 }
 
@@ -124,6 +128,8 @@ void gt_decode_stack(const struct gt_block *b, const struct gt_rec *r, struct gt
 	o->ips = gt_xcalloc(o->depth, sizeof(*o->ips));
 	for (size_t i = 0; i < o->depth; i++)
 		o->ips[i] = gt_get_uv(&c);
+	if (!c.ok)
+		free(o->ips);
 	check(b, r, &c);
 }
 

@@ -3,7 +3,8 @@
  * defined by format.h into plain structs. Strings point into the block
  * (valid until the reader's next block). Decoders accept trailing bytes
  * (a future MINOR may append fields) and die with the record's offset when
- * a body is too short.
+ * a body is too short, after freeing what they allocated: a die hook
+ * (die.h) may carry on past gt_die().
  */
 #ifndef GT_RECORDS_H
 #define GT_RECORDS_H

@@ -1,0 +1,147 @@
+/*
+ * libFuzzer harness for gittrace-report: each input is a trace file, run
+ * through the whole pipeline the CLI runs (reader → records → model, with
+ * the --dump record hook → summary with symbols → JSON, text and folded
+ * reports), output to /dev/null. Crashes hide in the model and the reports
+ * as much as in the reader, so none of them is skipped.
+ *
+ * Bad input makes the analyzer call gt_die(), which would end the process;
+ * the harness sets die.h's test-only die hook to longjmp back here instead,
+ * then frees what the pipeline had built so far, as the exit would have.
+ *
+ * The reader opens a path, so each input is written to a memfd and opened
+ * as /proc/self/fd/N: no file on disk, nothing changed in the reader.
+ *
+ * The symbols (gt_symbols) are kept from one input to the next, as one
+ * analyzer run keeps them across the images of a trace: opening libc's and
+ * the traced program's debug info again for every input made a real trace
+ * take 300 ms, most of it in libdw. A lookup depends only on the module's
+ * file, build-id and address, so a cached answer is the one a fresh
+ * symbolizer would give. The cache only grows (fuzzed addresses are all
+ * distinct), so it is renewed every SYMBOLS_RENEW inputs.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "die.h"
+#include "dump.h"
+#include "model.h"
+#include "progress.h"
+#include "reader.h"
+#include "report.h"
+#include "summary.h"
+#include "symbolize.h"
+#include "symbols.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static int input_fd = -1;
+static char input_path[64];
+static FILE *devnull;
+static jmp_buf on_die;
+static struct gt_symbols *syms;
+static unsigned inputs;
+
+#define SYMBOLS_RENEW 4096
+
+/* What one input has built, so a gt_die() half way can be cleaned up. */
+struct pipeline_run {
+	struct gt_symbolizer *sym;
+	struct gt_model *model;
+	struct gt_reader *reader;
+	struct gt_summary summary;
+	int have_summary;
+};
+static struct pipeline_run run;
+
+static void jump_back(void)
+{
+	longjmp(on_die, 1);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	input_fd = memfd_create("gittrace-fuzz-input", MFD_CLOEXEC);
+	devnull = fopen("/dev/null", "w");
+	if (input_fd < 0 || !devnull) {
+		perror("fuzz_trace: setup");
+		abort();
+	}
+	snprintf(input_path, sizeof(input_path), "/proc/self/fd/%d", input_fd);
+	gt_set_die_hook(jump_back);
+	return 0;
+}
+
+static void write_input(const uint8_t *data, size_t size)
+{
+	size_t done = 0;
+	if (ftruncate(input_fd, 0))
+		abort();
+	while (done < size) {
+		ssize_t n = pwrite(input_fd, data + done, size - done, (off_t)done);
+		if (n <= 0)
+			abort();
+		done += (size_t)n;
+	}
+}
+
+/* The CLI's main() without option parsing: every mode, one after another. */
+static void pipeline(void)
+{
+	struct gt_progress progress;
+	struct gt_block b;
+
+	if (inputs++ % SYMBOLS_RENEW == 0) {
+		gt_symbols_free(syms);
+		syms = gt_symbols_new();
+		if (!syms)
+			abort();
+	}
+	run.sym = gt_symbolizer_new(syms);
+	struct gt_dump dump = {devnull, run.sym};
+	run.model = gt_model_new(gt_dump_record, &dump);
+	run.reader = gt_reader_open(input_path);
+	gt_progress_init(&progress);
+	while (gt_reader_next(run.reader, &b)) {
+		gt_model_feed(run.model, &b);
+		gt_progress_update(&progress, gt_reader_pos(run.reader), gt_reader_size(run.reader),
+				   gt_model_events(run.model));
+	}
+	gt_progress_done();
+	gt_model_finish(run.model, gt_reader_torn(run.reader));
+
+	gt_summary_build(&run.summary, run.model, input_path, run.sym, -1);
+	run.have_summary = 1;
+	gt_report_json(devnull, &run.summary, 0);
+	gt_report_text(devnull, &run.summary, 10);
+	gt_report_folded(devnull, &run.summary, run.sym, 0);
+	gt_report_folded(devnull, &run.summary, run.sym, 1);
+}
+
+static void release(void)
+{
+	if (run.have_summary)
+		gt_summary_release(&run.summary);
+	gt_reader_close(run.reader);
+	gt_model_free(run.model);
+	gt_symbolizer_free(run.sym);
+	run = (struct pipeline_run){0};
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	write_input(data, size);
+	if (!setjmp(on_die))
+		pipeline();
+	release();
+	return 0;
+}
