@@ -1,7 +1,8 @@
 /*
  * gittrace-report: reads a gittrace trace and prints the report (text by
- * default, --json, --folded) or every record (--dump). Option parsing and
- * the read loop live here; everything else is in the files it calls.
+ * default, --json, --folded), writes it as a page (--html) or prints every
+ * record (--dump). Option parsing and the read loop live here; everything
+ * else is in the files it calls.
  */
 #include <errno.h>
 #include <limits.h>
@@ -23,7 +24,7 @@
 #define GITTRACE_VERSION "unknown"
 #endif
 
-enum mode { MODE_TEXT, MODE_JSON, MODE_FOLDED, MODE_DUMP };
+enum mode { MODE_TEXT, MODE_JSON, MODE_FOLDED, MODE_HTML, MODE_DUMP };
 
 static void usage(void)
 {
@@ -34,8 +35,11 @@ static void usage(void)
 	       "  --json              print one JSON object (docs/report-schema.json)\n"
 	       "  --folded[=WEIGHT]   print folded stacks for flamegraph.pl/speedscope,\n"
 	       "                        WEIGHT 'allocations' (default) or 'bytes'\n"
+	       "  --html=FILE         write a self-contained HTML page with timelines and\n"
+	       "                        a flame graph to FILE\n"
 	       "  --dump              print every record, one per line (docs/report.md)\n"
-	       "  --top=N             list N sites per process (default 10; 0 = all)\n"
+	       "  --top=N             list N sites per process (default 10, 50 in --html;\n"
+	       "                        0 = all)\n"
 	       "  --pid=PID           report only the process(es) with this pid\n"
 	       "      --help          display this help and exit\n"
 	       "      --version       output version information and exit\n"
@@ -69,12 +73,28 @@ static const char *option_value(const char *name, int argc, char **argv, int *i)
 	return argv[++*i];
 }
 
+static void write_html(const char *file, const struct gt_summary *s, struct gt_symbolizer *sym,
+		       size_t top)
+{
+	FILE *out = fopen(file, "w");
+	if (!out)
+		gt_die("cannot open '%s': %s", file, strerror(errno));
+	gt_report_html(out, s, sym, top);
+	if (fflush(out) || ferror(out)) {
+		int e = errno;
+		fclose(out);
+		gt_die("cannot write '%s': %s", file, strerror(e));
+	}
+	if (fclose(out))
+		gt_die("cannot write '%s': %s", file, strerror(errno));
+}
+
 int main(int argc, char **argv)
 {
 	enum mode mode = MODE_TEXT;
 	int by_bytes = 0;
-	long top = 10, pid = -1;
-	const char *path = NULL, *v;
+	long top = -1, pid = -1; /* top < 0: the mode's default */
+	const char *path = NULL, *html = NULL, *v;
 	int options_done = 0;
 
 	for (int i = 1; i < argc; i++) {
@@ -102,6 +122,9 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--folded=bytes")) {
 			mode = MODE_FOLDED;
 			by_bytes = 1;
+		} else if ((v = option_value("--html", argc, argv, &i))) {
+			mode = MODE_HTML;
+			html = v;
 		} else if ((v = option_value("--top", argc, argv, &i))) {
 			top = parse_number("--top", v, INT_MAX);
 		} else if ((v = option_value("--pid", argc, argv, &i))) {
@@ -112,6 +135,8 @@ int main(int argc, char **argv)
 	}
 	if (!path)
 		gt_usage_error("no trace given");
+	if (top < 0)
+		top = mode == MODE_HTML ? 50 : 10;
 
 	struct gt_symbols *syms = gt_symbols_new();
 	if (!syms)
@@ -141,6 +166,8 @@ int main(int argc, char **argv)
 			gt_report_json(stdout, &s, (size_t)top);
 		else if (mode == MODE_FOLDED)
 			gt_report_folded(stdout, &s, sym, by_bytes);
+		else if (mode == MODE_HTML)
+			write_html(html, &s, sym, (size_t)top);
 		else
 			gt_report_text(stdout, &s, (size_t)top);
 		gt_summary_release(&s);

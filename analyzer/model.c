@@ -64,6 +64,7 @@ static struct gt_image *image_for(struct gt_model *m, const struct gt_block *b)
 	img->pointer_bits = 64;
 	gt_heap_init(&img->heap);
 	gt_maps_init(&img->maps);
+	gt_timeline_init(&img->timeline);
 	img->order = m->n;
 	HASH_ADD(hh, m->images, id, sizeof(img->id), img);
 	if (m->n == m->cap) {
@@ -281,6 +282,8 @@ static void apply_call(struct gt_model *m, struct gt_image *img, const struct gt
 	case GT_FN_COUNT:
 		break;
 	}
+	gt_timeline_note(&img->timeline, img->has_info ? img->start_mono_ns : img->first_ns, t, h,
+			 &img->maps, c->fn >= GT_FN_MMAP && c->fn <= GT_FN_MREMAP);
 }
 
 static void check_seq(struct gt_model *m, struct gt_image *img, const struct gt_block *b)
@@ -511,6 +514,7 @@ void gt_model_free(struct gt_model *m)
 		}
 		gt_heap_release(&img->heap);
 		gt_maps_release(&img->maps);
+		gt_timeline_release(&img->timeline);
 		HASH_DEL(m->images, img);
 		free(img);
 	}

@@ -16,6 +16,7 @@
 #include "maps.h"
 #include "reader.h"
 #include "records.h"
+#include "timeline.h"
 
 struct gt_module {
 	uint64_t base, size;
@@ -68,6 +69,7 @@ struct gt_image {
 	uint64_t unknown_records;
 	struct gt_heap heap;
 	struct gt_maps maps;
+	struct gt_timeline timeline; /* heap and map levels over time */
 
 	size_t order; /* position of first appearance in the file */
 	UT_hash_handle hh;

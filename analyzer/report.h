@@ -1,7 +1,7 @@
 /*
  * The report writers: human text (80 columns, verdict first), JSON (the
- * contract in docs/report-schema.json) and folded stacks. Each formats a
- * built gt_summary; none of them changes it.
+ * contract in docs/report-schema.json), folded stacks and an HTML page.
+ * Each formats a built gt_summary; none of them changes it.
  */
 #ifndef GT_REPORT_H
 #define GT_REPORT_H
@@ -24,5 +24,15 @@ void gt_report_json(FILE *out, const struct gt_summary *s, size_t top);
  */
 void gt_report_folded(FILE *out, const struct gt_summary *s, struct gt_symbolizer *sym,
 		      int by_bytes);
+
+/*
+ * One self-contained HTML page (report_html.c): verdict, process tree,
+ * per-process timelines (timeline.h), a flame graph of the stacks
+ * --folded writes, weighted by allocations, bytes or temporary
+ * allocations, and the top sites (for each process, its top `top` by each
+ * of those; 0 = all). Dies if a temporary file cannot be used; the caller
+ * checks out for write errors.
+ */
+void gt_report_html(FILE *out, const struct gt_summary *s, struct gt_symbolizer *sym, size_t top);
 
 #endif /* GT_REPORT_H */

@@ -1,0 +1,44 @@
+/*
+ * The pieces of the --html report (report_html*.c), shared between its
+ * files only: the page itself is written by gt_report_html (report.h).
+ * Every function writes to out and never changes the summary.
+ */
+#ifndef GT_REPORT_HTML_H
+#define GT_REPORT_HTML_H
+
+#include <stdio.h>
+
+#include "json.h"
+#include "summary.h"
+
+/* Writes s as HTML text or attribute value: & < > " ' escaped. */
+void gt_html_text(FILE *out, const char *s);
+
+/* Writes the image's command line (argv joined by spaces, or exe), escaped. */
+void gt_html_command(FILE *out, const struct gt_image *img);
+
+/* The process tree table (parents before children, indented). */
+void gt_html_procs(FILE *out, const struct gt_summary *s);
+
+/*
+ * The top-sites table: for each process, the sites in its top `top` by
+ * allocations, by bytes or by temporary allocations (0 = every site), so
+ * that sorting by any column shows that column's leaders.
+ */
+void gt_html_sites(FILE *out, const struct gt_summary *s, size_t top);
+
+/*
+ * The "timelines" member of the page's data: one entry per process of
+ * s->procs, in that order, with its buckets (timeline.h).
+ */
+void gt_html_timelines(struct gt_json *j, const struct gt_summary *s);
+
+/*
+ * The "flame" member of the page's data: the allocating stacks of every
+ * process merged into one tree (as --folded names them: allocator frames
+ * dropped, one root frame per image), weighted by allocations, bytes and
+ * temporary allocations. See report_html_flame.c for the encoding.
+ */
+void gt_html_flame(struct gt_json *j, const struct gt_summary *s, struct gt_symbolizer *sym);
+
+#endif /* GT_REPORT_HTML_H */

@@ -1,0 +1,158 @@
+/*
+ * The HTML report's top-sites table: one row per allocation site of each
+ * process (merged by symbolized stack, as the other reports name them),
+ * sortable by any column in the page. Rows come heaviest by allocations
+ * first; each cell carries its sort key in data-v.
+ */
+#include "report_html.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "die.h"
+
+struct row {
+	const struct gt_proc *p;
+	const struct gt_site *site;
+};
+
+typedef uint64_t metric_fn(const struct gt_site *);
+
+static uint64_t allocations(const struct gt_site *s)
+{
+	return s->allocations;
+}
+
+static uint64_t bytes(const struct gt_site *s)
+{
+	return s->bytes;
+}
+
+static uint64_t temporary(const struct gt_site *s)
+{
+	return s->temporary;
+}
+
+struct ranked {
+	uint64_t v;
+	size_t k; /* index in p->sites */
+};
+
+static int by_value(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+	if (x->v != y->v)
+		return x->v < y->v ? 1 : -1;
+	return x->k < y->k ? -1 : x->k > y->k;
+}
+
+/* Marks the process's top sites by metric in chosen (indexed like p->sites). */
+static void choose(const struct gt_proc *p, size_t top, metric_fn *metric, char *chosen)
+{
+	struct ranked *r = gt_xcalloc(p->nsites ? p->nsites : 1, sizeof(*r));
+	for (size_t k = 0; k < p->nsites; k++)
+		r[k] = (struct ranked){metric(p->sites[k]), k};
+	qsort(r, p->nsites, sizeof(*r), by_value);
+	for (size_t i = 0; i < top && i < p->nsites; i++)
+		chosen[r[i].k] = 1;
+	free(r);
+}
+
+static int heavier(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	if (x->site->allocations != y->site->allocations)
+		return x->site->allocations < y->site->allocations ? 1 : -1;
+	return x->site->bytes < y->site->bytes ? 1 : x->site->bytes > y->site->bytes ? -1 : 0;
+}
+
+static void text_cell(FILE *out, const char *s)
+{
+	fputs("<td data-v=\"", out);
+	gt_html_text(out, s);
+	fputs("\">", out);
+	gt_html_text(out, s);
+	fputs("</td>", out);
+}
+
+static void count_cell(FILE *out, uint64_t v)
+{
+	fprintf(out, "<td class=\"num\" data-v=\"%" PRIu64 "\">%" PRIu64 "</td>", v, v);
+}
+
+static void bytes_cell(FILE *out, uint64_t v)
+{
+	char b[32];
+	gt_format_bytes(b, sizeof(b), v);
+	fprintf(out, "<td class=\"num\" data-v=\"%" PRIu64 "\">%s</td>", v, b);
+}
+
+static void write_row(FILE *out, const struct row *r)
+{
+	const struct gt_image *img = r->p->img;
+	const struct gt_site *st = r->site;
+	const struct gt_frame *f = st->nframes ? &st->frames[0] : NULL;
+	char where[512] = "";
+	if (f && f->file) {
+		const char *slash = strrchr(f->file, '/');
+		snprintf(where, sizeof(where), "%s:%d", slash ? slash + 1 : f->file, f->line);
+	} else if (f && f->module) {
+		snprintf(where, sizeof(where), "%s", f->module);
+	}
+	const char *name = img->argc ? img->argv[0] : img->exe ? img->exe : "?";
+	const char *slash = strrchr(name, '/');
+	char proc[256];
+	snprintf(proc, sizeof(proc), "%" PRIu32 " %s%s%s", img->pid, slash ? slash + 1 : name,
+		 img->argc > 1 ? " " : "", img->argc > 1 ? img->argv[1] : "");
+	fputs("<tr>", out);
+	text_cell(out, proc);
+	text_cell(out, st->function);
+	text_cell(out, st->nframes > 1 ? st->frames[1].function : "");
+	text_cell(out, where);
+	count_cell(out, st->allocations);
+	bytes_cell(out, st->bytes);
+	count_cell(out, st->temporary);
+	bytes_cell(out, st->leaked_bytes);
+	fputs("</tr>\n", out);
+}
+
+void gt_html_sites(FILE *out, const struct gt_summary *s, size_t top)
+{
+	size_t n = 0, cap = 0;
+	struct row *rows = NULL;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct gt_proc *p = &s->procs[i];
+		char *chosen = gt_xcalloc(p->nsites ? p->nsites : 1, 1);
+		size_t t = top ? top : p->nsites;
+		choose(p, t, allocations, chosen);
+		choose(p, t, bytes, chosen);
+		choose(p, t, temporary, chosen);
+		for (size_t k = 0; k < p->nsites; k++) {
+			if (!chosen[k])
+				continue;
+			if (n == cap) {
+				cap = cap ? 2 * cap : 64;
+				rows = gt_xrealloc(rows, cap * sizeof(*rows));
+			}
+			rows[n++] = (struct row){p, p->sites[k]};
+		}
+		free(chosen);
+	}
+	qsort(rows, n, sizeof(*rows), heavier);
+	fputs("<table id=\"gt-sites\" class=\"grid sortable\"><thead><tr>"
+	      "<th data-type=\"text\">process</th><th data-type=\"text\">function</th>"
+	      "<th data-type=\"text\" title=\"the caller: sites are whole stacks, so one "
+	      "function can lead several rows\">called from</th>"
+	      "<th data-type=\"text\">where</th>"
+	      "<th data-type=\"num\" aria-sort=\"descending\">allocations</th>"
+	      "<th data-type=\"num\">bytes</th>"
+	      "<th data-type=\"num\" title=\"freed before the thread's next allocation\">"
+	      "temporary</th>"
+	      "<th data-type=\"num\" title=\"never freed\">leaked</th></tr></thead><tbody>\n",
+	      out);
+	for (size_t i = 0; i < n; i++)
+		write_row(out, &rows[i]);
+	fputs("</tbody></table>\n", out);
+	free(rows);
+}
