@@ -142,13 +142,16 @@ static void process(struct gt_json *j, const struct gt_proc *p, size_t top)
 	gt_json_double(j, p->wall);
 	gt_json_key(j, "cpu_seconds");
 	gt_json_double(j, p->cpu);
+	gt_json_key(j, "tracer_seconds");
+	gt_json_double(j, p->tracer_s);
 	gt_json_key(j, "threads");
 	gt_json_uint(j, img->ended && img->end.threads ? img->end.threads
 						       : (uint64_t)HASH_COUNT(img->threads));
 	gt_json_key(j, "complete");
 	gt_json_bool(j, gt_image_complete(img));
 	gt_json_key(j, "exit_status");
-	if (img->ended && img->end.reason != GT_END_EXEC)
+	/* -1: exit status unknown (the program returned from main). */
+	if (img->ended && img->end.reason != GT_END_EXEC && img->end.status >= 0)
 		gt_json_int(j, img->end.status);
 	else
 		gt_json_null(j);
@@ -288,6 +291,8 @@ void gt_report_json(FILE *out, const struct gt_summary *s, size_t top)
 	gt_json_uint(&j, s->n);
 	gt_json_key(&j, "cpu_seconds");
 	gt_json_double(&j, t->cpu);
+	gt_json_key(&j, "tracer_seconds");
+	gt_json_double(&j, t->tracer_s);
 	gt_json_key(&j, "calls");
 	calls(&j, t->calls);
 	gt_json_key(&j, "heap");

@@ -110,7 +110,7 @@ case_killed() {
 
 # Issue 5: a record the tracer had to drop is counted in the trace (END's
 # dropped, DROPPED records) *and reported*. Each image's count in the
-# --json report ("dropped") must equal the trace's; in a normal run, 0.
+# --json report ("dropped_calls") must equal the trace's; in a normal run, 0.
 case_report_dropped() {
 	git_case report_dropped wt -- log --raw
 	local w=$work/report_dropped
@@ -119,7 +119,7 @@ case_report_dropped() {
 		$4 == "DROPPED" { n[a[2]] += substr($5, 7) }
 		$4 == "IMAGE" { split($1, a, "="); n[a[2]] += 0 }
 		END { for (i in n) print i, n[i] }' "$w.dump" | sort >"$w.dropped.trace"
-	jq -r '.processes[] | "\(.image_id) \(.dropped)"' "$w.json" | sort >"$w.dropped.reported"
+	jq -r '.processes[] | "\(.image_id) \(.dropped_calls)"' "$w.json" | sort >"$w.dropped.reported"
 	same_files "report_dropped: dropped calls per image (trace vs report)" "$w.dropped.trace" \
 		"$w.dropped.reported"
 }
