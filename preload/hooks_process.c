@@ -127,6 +127,28 @@ GT_EXPORT void GT_HOOK_NAME(exit)(int status)
 	__builtin_unreachable();
 }
 
+/*
+ * libc calls exit() with main's return value internally, past the exit
+ * hook; so main itself is wrapped, through the function that starts it.
+ */
+static int (*program_main)(int, char **, char **);
+
+static int main_wrapper(int argc, char **argv, char **envp)
+{
+	gt_exit_status = program_main(argc, argv, envp);
+	return gt_exit_status;
+}
+
+GT_EXPORT int GT_HOOK_NAME(__libc_start_main)(int (*main)(int, char **, char **), int argc,
+					      char **argv, void (*init)(void), void (*fini)(void),
+					      void (*rtld_fini)(void), void *stack_end)
+{
+	need_real();
+	program_main = main;
+	return gt_real___libc_start_main(main_wrapper, argc, argv, init, fini, rtld_fini,
+					 stack_end);
+}
+
 /* _exit and _Exit skip destructors: end the image here. */
 static void end_before_underscore_exit(int status)
 {
