@@ -1,14 +1,19 @@
 /*
  * Hooks at the edges of a process image. Before an exec or _exit the image
  * writes everything it holds and its END record, since no destructor will
- * run; exit() only notes the status for the destructor's END. dlopen
- * re-announces the module map so stacks through the new library resolve.
+ * run; exit() only notes the status for the destructor's END. Exec and
+ * spawn add the run's GITTRACE_SESSION to the new program's environment
+ * (session.c). dlopen re-announces the module map so stacks through the new
+ * library resolve.
  */
 #include "record.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
+
+extern char **environ;
 
 /* Ends the image before an exec; the real exec follows. */
 static void before_exec(void)
@@ -38,39 +43,100 @@ static void need_real(void)
 		gt_resolve_real();
 }
 
+/*
+ * How many slots envp needs with GITTRACE_SESSION added: 0 if nothing is to
+ * be added (no session yet, or envp has one already), else its entries + 2.
+ */
+static size_t session_slots(char *const envp[])
+{
+	const char *session = gt_session_env();
+	if (!session)
+		return 0;
+	size_t name_len = strchr(session, '=') + 1 - session, n = 0;
+	for (; envp && envp[n]; n++)
+		if (!strncmp(envp[n], session, name_len))
+			return 0;
+	return n + 2;
+}
+
+/* envp, or a copy of it in slots (session_slots(envp) of them) with the session added. */
+static char *const *with_session(char *const envp[], char **slots, size_t nslots)
+{
+	if (!nslots)
+		return envp;
+	for (size_t i = 0; i + 2 < nslots; i++)
+		slots[i] = envp[i];
+	slots[nslots - 2] = (char *)gt_session_env();
+	slots[nslots - 1] = NULL;
+	return slots;
+}
+
+/* Declares env: envp with the session added, in a stack array (no allocation). */
+#define GT_SESSION_ENV(env, envp)                                                                  \
+	size_t env##_slots = session_slots(envp);                                                  \
+	char *env##_buf[env##_slots ? env##_slots : 1];                                            \
+	char *const *env = with_session(envp, env##_buf, env##_slots)
+
 GT_EXPORT int GT_HOOK_NAME(execve)(const char *path, char *const argv[], char *const envp[])
 {
 	need_real();
+	GT_SESSION_ENV(env, envp);
 	before_exec();
-	return after_failed_exec(gt_real_execve(path, argv, envp));
+	return after_failed_exec(gt_real_execve(path, argv, env));
 }
 
+/* execv and execvp use environ: they become execve and execvpe with it. */
 GT_EXPORT int GT_HOOK_NAME(execv)(const char *path, char *const argv[])
 {
 	need_real();
+	GT_SESSION_ENV(env, environ);
 	before_exec();
-	return after_failed_exec(gt_real_execv(path, argv));
+	return after_failed_exec(gt_real_execve(path, argv, env));
 }
 
 GT_EXPORT int GT_HOOK_NAME(execvp)(const char *file, char *const argv[])
 {
 	need_real();
+	GT_SESSION_ENV(env, environ);
 	before_exec();
-	return after_failed_exec(gt_real_execvp(file, argv));
+	return after_failed_exec(gt_real_execvpe(file, argv, env));
 }
 
 GT_EXPORT int GT_HOOK_NAME(execvpe)(const char *file, char *const argv[], char *const envp[])
 {
 	need_real();
+	GT_SESSION_ENV(env, envp);
 	before_exec();
-	return after_failed_exec(gt_real_execvpe(file, argv, envp));
+	return after_failed_exec(gt_real_execvpe(file, argv, env));
 }
 
 GT_EXPORT int GT_HOOK_NAME(fexecve)(int fd, char *const argv[], char *const envp[])
 {
 	need_real();
+	GT_SESSION_ENV(env, envp);
 	before_exec();
-	return after_failed_exec(gt_real_fexecve(fd, argv, envp));
+	return after_failed_exec(gt_real_fexecve(fd, argv, env));
+}
+
+/* A spawned program is a new image of a new process: nothing ends here. */
+GT_EXPORT int GT_HOOK_NAME(posix_spawn)(pid_t *pid, const char *path,
+					const posix_spawn_file_actions_t *actions,
+					const posix_spawnattr_t *attr, char *const argv[],
+					char *const envp[])
+{
+	need_real();
+	GT_SESSION_ENV(env, envp);
+	return gt_real_posix_spawn(pid, path, actions, attr, argv, env);
+}
+
+GT_EXPORT int GT_HOOK_NAME(posix_spawnp)(pid_t *pid, const char *file,
+					 const posix_spawn_file_actions_t *actions,
+					 const posix_spawnattr_t *attr, char *const argv[],
+					 char *const envp[])
+{
+	need_real();
+	GT_SESSION_ENV(env, envp);
+	return gt_real_posix_spawnp(pid, file, actions, attr, argv, env);
 }
 
 /*

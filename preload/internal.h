@@ -21,6 +21,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <spawn.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -246,6 +247,14 @@ void gt_writer_reset_after_fork(void);
  * tracing with a warning. *origin is set to GT_ORIGIN_ROOT or EXEC.
  */
 int gt_session_open(int *origin);
+
+/*
+ * "GITTRACE_SESSION=..." to add to the environment of a program this
+ * process execs or spawns, or NULL before tracing started. gt_session_off
+ * makes it "-": the run is untraced from here on.
+ */
+const char *gt_session_env(void);
+void gt_session_off(void);
 
 /*
  * Marks the run's file as one that cannot grow (disk full, size limit), so

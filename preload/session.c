@@ -1,13 +1,16 @@
 /*
  * Which file a traced run writes, and how it is opened.
  *
- * The first traced process of a run (the root) creates the file and puts
- * its absolute path in GITTRACE_SESSION in its own environment, which git
- * passes on to every child it starts. A process that finds
- * GITTRACE_SESSION opens that file for appending instead of starting a
- * file of its own, so one run writes exactly one file. A root that cannot
- * trace sets GITTRACE_SESSION to "-": its descendants then stay untraced
- * and silent, and the user sees one warning, not one per process.
+ * The first traced process of a run (the root) creates the file; every
+ * program it execs or spawns gets GITTRACE_SESSION=<absolute path> added
+ * to its environment (hooks_process.c), and passes it on to its own
+ * children. A process that finds GITTRACE_SESSION opens that file for
+ * appending instead of starting a file of its own, so one run writes
+ * exactly one file. The root's own environment is left alone: setenv()
+ * there would make the program's later setenv() reallocate instead of
+ * allocate, a change in what it does. A root that cannot trace passes
+ * GITTRACE_SESSION=- on: its descendants then stay untraced and silent,
+ * and the user sees one warning, not one per process.
  *
  * A process that stops tracing because the file cannot grow (disk full,
  * file-size limit) sets the file's sticky bit, which means nothing else on
@@ -37,6 +40,28 @@
 #define GT_FD_FLOOR 700
 
 struct gt_writer gt_writer = {.fd = -1};
+
+/* "GITTRACE_SESSION=<path or ->" for new programs; empty until known. */
+static char session_env[sizeof(SESSION_VAR "=") + PATH_MAX];
+
+static void session_set(const char *value)
+{
+	size_t n = strlen(SESSION_VAR "=");
+	memcpy(session_env, SESSION_VAR "=", n);
+	size_t len = strnlen(value, PATH_MAX - 1);
+	memcpy(session_env + n, value, len);
+	session_env[n + len] = '\0';
+}
+
+const char *gt_session_env(void)
+{
+	return session_env[0] ? session_env : NULL;
+}
+
+void gt_session_off(void)
+{
+	session_set(SESSION_OFF);
+}
 
 /* Appends s to buf (capacity cap, NUL-terminated); -1 if it does not fit. */
 static int path_append(char *buf, size_t cap, const char *s)
@@ -144,6 +169,8 @@ int gt_session_open(int *origin)
 	char path[PATH_MAX];
 	int fd;
 
+	if (session)
+		session_set(session);
 	if (session && strcmp(session, SESSION_OFF) == 0) {
 		__atomic_store_n(&gt_state, GT_STATE_OFF, __ATOMIC_RELEASE);
 		return -1; /* the root already warned */
@@ -166,13 +193,14 @@ int gt_session_open(int *origin)
 				   "; running untraced", NULL);
 			return -1;
 		}
-		if (make_absolute(path, sizeof(path)) || setenv(SESSION_VAR, path, 1)) {
+		if (make_absolute(path, sizeof(path))) {
 			close(fd);
-			gt_disable("cannot record the trace path for child processes; running "
-				   "untraced",
+			gt_disable("cannot make the trace path absolute for child processes; "
+				   "running untraced",
 				   NULL);
 			return -1;
 		}
+		session_set(path);
 	}
 
 	struct stat st;
@@ -187,7 +215,7 @@ int gt_session_open(int *origin)
 		/* An earlier process of the run could not write: it warned. */
 		close(fd);
 		__atomic_store_n(&gt_state, GT_STATE_OFF, __ATOMIC_RELEASE);
-		setenv(SESSION_VAR, SESSION_OFF, 1);
+		session_set(SESSION_OFF);
 		return -1;
 	}
 	gt_writer.fd = move_fd_high(fd);

@@ -79,12 +79,12 @@ void gt_disable(const char *first, ...)
 	gt_warn(line, NULL);
 
 	/*
-	 * While starting, the process is still single-threaded in practice:
-	 * tell descendants not to try (and warn) again. Later, changing the
-	 * environment under a running program is not worth the risk.
+	 * A process that could not start tracing tells the programs it runs
+	 * not to try (and warn) again. One that stops later does not: a
+	 * full disk or size limit marks the file instead (session.c).
 	 */
 	if (prev == GT_STATE_STARTING || prev == GT_STATE_NEW)
-		setenv("GITTRACE_SESSION", "-", 1);
+		gt_session_off();
 }
 
 /*
