@@ -177,3 +177,33 @@ void gt_json_escape(FILE *out, const char *str, size_t n)
 	}
 	fputc('"', out);
 }
+
+void gt_json_kv_uint(struct gt_json *j, const char *key, uint64_t v)
+{
+	gt_json_key(j, key);
+	gt_json_uint(j, v);
+}
+
+void gt_json_kv_int(struct gt_json *j, const char *key, int64_t v)
+{
+	gt_json_key(j, key);
+	gt_json_int(j, v);
+}
+
+void gt_json_kv_double(struct gt_json *j, const char *key, double v)
+{
+	gt_json_key(j, key);
+	gt_json_double(j, v);
+}
+
+void gt_json_kv_str(struct gt_json *j, const char *key, const char *s)
+{
+	gt_json_key(j, key);
+	gt_json_str(j, s);
+}
+
+void gt_json_kv_bool(struct gt_json *j, const char *key, int v)
+{
+	gt_json_key(j, key);
+	gt_json_bool(j, v);
+}

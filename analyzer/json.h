@@ -33,6 +33,13 @@ void gt_json_double(struct gt_json *j, double v);
 void gt_json_bool(struct gt_json *j, int v);
 void gt_json_null(struct gt_json *j);
 
+/* A key and its value in one call, for the common scalar members. */
+void gt_json_kv_uint(struct gt_json *j, const char *key, uint64_t v);
+void gt_json_kv_int(struct gt_json *j, const char *key, int64_t v);
+void gt_json_kv_double(struct gt_json *j, const char *key, double v);
+void gt_json_kv_str(struct gt_json *j, const char *key, const char *s);
+void gt_json_kv_bool(struct gt_json *j, const char *key, int v);
+
 /*
  * Writes s (n bytes) as a JSON string with quotes: escapes " \ and control
  * characters, passes valid UTF-8 through, and replaces each byte of an

@@ -27,14 +27,10 @@ static void by_kind(struct gt_json *j, const struct gt_kind_stats *k)
 	for (int i = 0; i < GT_MAP_KIND_COUNT; i++) {
 		gt_json_key(j, gt_map_kind_names[i]);
 		gt_json_begin_object(j);
-		gt_json_key(j, "mmaps");
-		gt_json_uint(j, k[i].mmaps);
-		gt_json_key(j, "munmaps");
-		gt_json_uint(j, k[i].munmaps);
-		gt_json_key(j, "mremaps");
-		gt_json_uint(j, k[i].mremaps);
-		gt_json_key(j, "bytes");
-		gt_json_uint(j, k[i].bytes);
+		gt_json_kv_uint(j, "mmaps", k[i].mmaps);
+		gt_json_kv_uint(j, "munmaps", k[i].munmaps);
+		gt_json_kv_uint(j, "mremaps", k[i].mremaps);
+		gt_json_kv_uint(j, "bytes", k[i].bytes);
 		gt_json_end_object(j);
 	}
 	gt_json_end_object(j);
@@ -51,16 +47,11 @@ static void strings(struct gt_json *j, char *const *v, size_t n)
 static void verdict(struct gt_json *j, const struct gt_verdict *v)
 {
 	gt_json_begin_object(j);
-	gt_json_key(j, "class");
-	gt_json_str(j, gt_verdict_class_names[v->cls]);
-	gt_json_key(j, "allocator_time_share");
-	gt_json_double(j, v->allocator_share);
-	gt_json_key(j, "mmap_time_share");
-	gt_json_double(j, v->mmap_share);
-	gt_json_key(j, "shares_of_wall_time");
-	gt_json_bool(j, v->shares_of_wall);
-	gt_json_key(j, "headline");
-	gt_json_str(j, v->headline);
+	gt_json_kv_str(j, "class", gt_verdict_class_names[v->cls]);
+	gt_json_kv_double(j, "allocator_time_share", v->allocator_share);
+	gt_json_kv_double(j, "mmap_time_share", v->mmap_share);
+	gt_json_kv_bool(j, "shares_of_wall_time", v->shares_of_wall);
+	gt_json_kv_str(j, "headline", v->headline);
 	gt_json_key(j, "evidence");
 	strings(j, v->evidence, v->nevidence);
 	gt_json_key(j, "suggestions");
@@ -71,22 +62,19 @@ static void verdict(struct gt_json *j, const struct gt_verdict *v)
 static void site(struct gt_json *j, const struct gt_site *st)
 {
 	gt_json_begin_object(j);
-	gt_json_key(j, "function");
-	gt_json_str(j, st->function);
+	gt_json_kv_str(j, "function", st->function);
 	gt_json_key(j, "frames");
 	gt_json_begin_array(j);
 	for (size_t i = 0; i < st->nframes; i++) {
 		const struct gt_frame *f = &st->frames[i];
 		gt_json_begin_object(j);
-		gt_json_key(j, "function");
-		gt_json_str(j, f->function);
+		gt_json_kv_str(j, "function", f->function);
 		gt_json_key(j, "file");
 		if (f->file)
 			gt_json_str(j, f->file);
 		else
 			gt_json_null(j);
-		gt_json_key(j, "line");
-		gt_json_int(j, f->line);
+		gt_json_kv_int(j, "line", f->line);
 		gt_json_key(j, "module");
 		if (f->module)
 			gt_json_str(j, f->module);
@@ -95,16 +83,11 @@ static void site(struct gt_json *j, const struct gt_site *st)
 		gt_json_end_object(j);
 	}
 	gt_json_end_array(j);
-	gt_json_key(j, "allocations");
-	gt_json_uint(j, st->allocations);
-	gt_json_key(j, "bytes");
-	gt_json_uint(j, st->bytes);
-	gt_json_key(j, "temporary");
-	gt_json_uint(j, st->temporary);
-	gt_json_key(j, "leaked_allocations");
-	gt_json_uint(j, st->leaked_allocations);
-	gt_json_key(j, "leaked_bytes");
-	gt_json_uint(j, st->leaked_bytes);
+	gt_json_kv_uint(j, "allocations", st->allocations);
+	gt_json_kv_uint(j, "bytes", st->bytes);
+	gt_json_kv_uint(j, "temporary", st->temporary);
+	gt_json_kv_uint(j, "leaked_allocations", st->leaked_allocations);
+	gt_json_kv_uint(j, "leaked_bytes", st->leaked_bytes);
 	gt_json_end_object(j);
 }
 
@@ -121,75 +104,53 @@ static void process(struct gt_json *j, const struct gt_proc *p, size_t top)
 	char id[17];
 	snprintf(id, sizeof(id), "%016llx", (unsigned long long)img->id);
 	gt_json_begin_object(j);
-	gt_json_key(j, "pid");
-	gt_json_uint(j, img->pid);
-	gt_json_key(j, "ppid");
-	gt_json_uint(j, img->ppid);
-	gt_json_key(j, "image_id");
-	gt_json_str(j, id);
-	gt_json_key(j, "origin");
-	gt_json_str(j, origin(img->origin));
+	gt_json_kv_uint(j, "pid", img->pid);
+	gt_json_kv_uint(j, "ppid", img->ppid);
+	gt_json_kv_str(j, "image_id", id);
+	gt_json_kv_str(j, "origin", origin(img->origin));
 	gt_json_key(j, "parent_image_id");
 	snprintf(id, sizeof(id), "%016llx", (unsigned long long)img->parent_image_id);
 	gt_json_str(j, id);
 	gt_json_key(j, "argv");
 	strings(j, img->argv, img->argc);
-	gt_json_key(j, "exe");
-	gt_json_str(j, img->exe);
+	gt_json_kv_str(j, "exe", img->exe);
 	gt_json_key(j, "env");
 	strings(j, img->env, img->envc);
-	gt_json_key(j, "wall_seconds");
-	gt_json_double(j, p->wall);
-	gt_json_key(j, "cpu_seconds");
-	gt_json_double(j, p->cpu);
-	gt_json_key(j, "tracer_seconds");
-	gt_json_double(j, p->tracer_s);
-	gt_json_key(j, "threads");
-	gt_json_uint(j, img->ended && img->end.threads ? img->end.threads
+	gt_json_kv_double(j, "wall_seconds", p->wall);
+	gt_json_kv_double(j, "cpu_seconds", p->cpu);
+	gt_json_kv_double(j, "tracer_seconds", p->tracer_s);
+	gt_json_kv_uint(j, "threads",
+			img->ended && img->end.threads ? img->end.threads
 						       : (uint64_t)HASH_COUNT(img->threads));
-	gt_json_key(j, "complete");
-	gt_json_bool(j, gt_image_complete(img));
+	gt_json_kv_bool(j, "complete", gt_image_complete(img));
 	gt_json_key(j, "exit_status");
 	/* -1: exit status unknown (the program returned from main). */
 	if (img->ended && img->end.reason != GT_END_EXEC && img->end.status >= 0)
 		gt_json_int(j, img->end.status);
 	else
 		gt_json_null(j);
-	gt_json_key(j, "events");
-	gt_json_uint(j, img->events);
-	gt_json_key(j, "dropped_calls");
-	gt_json_uint(j, img->dropped_calls);
-	gt_json_key(j, "exec_failures");
-	gt_json_uint(j, img->exec_failures);
-	gt_json_key(j, "unknown_records");
-	gt_json_uint(j, img->unknown_records);
-	gt_json_key(j, "stack_depth");
-	gt_json_uint(j, img->stack_depth);
+	gt_json_kv_uint(j, "events", img->events);
+	gt_json_kv_uint(j, "dropped_calls", img->dropped_calls);
+	gt_json_kv_uint(j, "exec_failures", img->exec_failures);
+	gt_json_kv_uint(j, "unknown_records", img->unknown_records);
+	gt_json_kv_uint(j, "stack_depth", img->stack_depth);
 	gt_json_key(j, "calls");
 	calls(j, img->calls);
 
 	gt_json_key(j, "heap");
 	gt_json_begin_object(j);
-	gt_json_key(j, "allocations");
-	gt_json_uint(j, h->allocations);
-	gt_json_key(j, "allocated_bytes");
-	gt_json_uint(j, h->allocated_bytes);
-	gt_json_key(j, "peak_bytes");
-	gt_json_uint(j, h->peak_bytes);
-	gt_json_key(j, "peak_seconds");
-	gt_json_double(j, h->peak_ns > img->start_mono_ns && img->has_info
+	gt_json_kv_uint(j, "allocations", h->allocations);
+	gt_json_kv_uint(j, "allocated_bytes", h->allocated_bytes);
+	gt_json_kv_uint(j, "peak_bytes", h->peak_bytes);
+	gt_json_kv_double(j, "peak_seconds",
+			  h->peak_ns > img->start_mono_ns && img->has_info
 				  ? (double)(h->peak_ns - img->start_mono_ns) / 1e9
 				  : 0);
-	gt_json_key(j, "temporary_allocations");
-	gt_json_uint(j, h->temporary);
-	gt_json_key(j, "leaked_allocations");
-	gt_json_uint(j, h->leaked_allocations);
-	gt_json_key(j, "leaked_bytes");
-	gt_json_uint(j, h->leaked_bytes);
-	gt_json_key(j, "untracked_frees");
-	gt_json_uint(j, h->untracked_frees);
-	gt_json_key(j, "allocator_seconds");
-	gt_json_double(j, p->allocator_s);
+	gt_json_kv_uint(j, "temporary_allocations", h->temporary);
+	gt_json_kv_uint(j, "leaked_allocations", h->leaked_allocations);
+	gt_json_kv_uint(j, "leaked_bytes", h->leaked_bytes);
+	gt_json_kv_uint(j, "untracked_frees", h->untracked_frees);
+	gt_json_kv_double(j, "allocator_seconds", p->allocator_s);
 	gt_json_key(j, "lifetime_histogram");
 	gt_json_begin_array(j);
 	for (int i = 0; i < GT_LIFETIME_BUCKETS; i++)
@@ -204,32 +165,23 @@ static void process(struct gt_json *j, const struct gt_proc *p, size_t top)
 
 	gt_json_key(j, "maps");
 	gt_json_begin_object(j);
-	gt_json_key(j, "mmap_seconds");
-	gt_json_double(j, p->mmap_s);
-	gt_json_key(j, "peak_mapped_bytes");
-	gt_json_uint(j, m->peak_mapped_bytes);
-	gt_json_key(j, "remapped_regions");
-	gt_json_uint(j, m->remapped_regions);
-	gt_json_key(j, "failed_calls");
-	gt_json_uint(j, m->failed_calls);
-	gt_json_key(j, "untracked_munmaps");
-	gt_json_uint(j, m->untracked_munmaps);
+	gt_json_kv_double(j, "mmap_seconds", p->mmap_s);
+	gt_json_kv_uint(j, "peak_mapped_bytes", m->peak_mapped_bytes);
+	gt_json_kv_uint(j, "remapped_regions", m->remapped_regions);
+	gt_json_kv_uint(j, "failed_calls", m->failed_calls);
+	gt_json_kv_uint(j, "untracked_munmaps", m->untracked_munmaps);
 	by_kind(j, m->kind);
 	gt_json_key(j, "inferred_window_bytes");
 	if (p->window)
 		gt_json_uint(j, p->window);
 	else
 		gt_json_null(j);
-	gt_json_key(j, "distinct_pack_regions");
-	gt_json_uint(j, m->distinct_pack_regions);
-	gt_json_key(j, "thrash_ratio");
-	gt_json_double(j, p->thrash);
+	gt_json_kv_uint(j, "distinct_pack_regions", m->distinct_pack_regions);
+	gt_json_kv_double(j, "thrash_ratio", p->thrash);
 	gt_json_key(j, "packed_git_limit");
 	gt_json_begin_object(j);
-	gt_json_key(j, "evictions");
-	gt_json_uint(j, m->evictions);
-	gt_json_key(j, "at_least");
-	gt_json_uint(j, m->limit_at_least);
+	gt_json_kv_uint(j, "evictions", m->evictions);
+	gt_json_kv_uint(j, "at_least", m->limit_at_least);
 	gt_json_key(j, "below");
 	if (m->limit_below != UINT64_MAX)
 		gt_json_uint(j, m->limit_below);
@@ -255,20 +207,14 @@ void gt_report_json(FILE *out, const struct gt_summary *s, size_t top)
 	const struct gt_totals *t = &s->totals;
 	gt_json_init(&j, out);
 	gt_json_begin_object(&j);
-	gt_json_key(&j, "gittrace_report");
-	gt_json_uint(&j, GT_REPORT_JSON_VERSION);
+	gt_json_kv_uint(&j, "gittrace_report", GT_REPORT_JSON_VERSION);
 	gt_json_key(&j, "trace");
 	gt_json_begin_object(&j);
-	gt_json_key(&j, "path");
-	gt_json_str(&j, s->path);
-	gt_json_key(&j, "complete");
-	gt_json_bool(&j, gt_model_complete(s->m));
-	gt_json_key(&j, "events");
-	gt_json_uint(&j, gt_model_events(s->m));
-	gt_json_key(&j, "blocks");
-	gt_json_uint(&j, gt_model_blocks(s->m));
-	gt_json_key(&j, "unknown_records");
-	gt_json_uint(&j, gt_model_unknown_records(s->m));
+	gt_json_kv_str(&j, "path", s->path);
+	gt_json_kv_bool(&j, "complete", gt_model_complete(s->m));
+	gt_json_kv_uint(&j, "events", gt_model_events(s->m));
+	gt_json_kv_uint(&j, "blocks", gt_model_blocks(s->m));
+	gt_json_kv_uint(&j, "unknown_records", gt_model_unknown_records(s->m));
 	gt_json_key(&j, "stripped_modules");
 	gt_json_begin_array(&j);
 	for (size_t i = 0; i < s->nstripped; i++)
@@ -287,41 +233,27 @@ void gt_report_json(FILE *out, const struct gt_summary *s, size_t top)
 
 	gt_json_key(&j, "totals");
 	gt_json_begin_object(&j);
-	gt_json_key(&j, "processes");
-	gt_json_uint(&j, s->n);
-	gt_json_key(&j, "cpu_seconds");
-	gt_json_double(&j, t->cpu);
-	gt_json_key(&j, "tracer_seconds");
-	gt_json_double(&j, t->tracer_s);
+	gt_json_kv_uint(&j, "processes", s->n);
+	gt_json_kv_double(&j, "cpu_seconds", t->cpu);
+	gt_json_kv_double(&j, "tracer_seconds", t->tracer_s);
 	gt_json_key(&j, "calls");
 	calls(&j, t->calls);
 	gt_json_key(&j, "heap");
 	gt_json_begin_object(&j);
-	gt_json_key(&j, "allocations");
-	gt_json_uint(&j, t->allocations);
-	gt_json_key(&j, "allocated_bytes");
-	gt_json_uint(&j, t->allocated_bytes);
-	gt_json_key(&j, "peak_bytes");
-	gt_json_uint(&j, t->peak_bytes);
-	gt_json_key(&j, "temporary_allocations");
-	gt_json_uint(&j, t->temporary);
-	gt_json_key(&j, "leaked_allocations");
-	gt_json_uint(&j, t->leaked_allocations);
-	gt_json_key(&j, "leaked_bytes");
-	gt_json_uint(&j, t->leaked_bytes);
-	gt_json_key(&j, "untracked_frees");
-	gt_json_uint(&j, t->untracked_frees);
-	gt_json_key(&j, "allocator_seconds");
-	gt_json_double(&j, t->allocator_s);
+	gt_json_kv_uint(&j, "allocations", t->allocations);
+	gt_json_kv_uint(&j, "allocated_bytes", t->allocated_bytes);
+	gt_json_kv_uint(&j, "peak_bytes", t->peak_bytes);
+	gt_json_kv_uint(&j, "temporary_allocations", t->temporary);
+	gt_json_kv_uint(&j, "leaked_allocations", t->leaked_allocations);
+	gt_json_kv_uint(&j, "leaked_bytes", t->leaked_bytes);
+	gt_json_kv_uint(&j, "untracked_frees", t->untracked_frees);
+	gt_json_kv_double(&j, "allocator_seconds", t->allocator_s);
 	gt_json_end_object(&j);
 	gt_json_key(&j, "maps");
 	gt_json_begin_object(&j);
-	gt_json_key(&j, "mmap_seconds");
-	gt_json_double(&j, t->mmap_s);
-	gt_json_key(&j, "peak_mapped_bytes");
-	gt_json_uint(&j, t->peak_mapped_bytes);
-	gt_json_key(&j, "remapped_regions");
-	gt_json_uint(&j, t->remapped_regions);
+	gt_json_kv_double(&j, "mmap_seconds", t->mmap_s);
+	gt_json_kv_uint(&j, "peak_mapped_bytes", t->peak_mapped_bytes);
+	gt_json_kv_uint(&j, "remapped_regions", t->remapped_regions);
 	by_kind(&j, t->kind);
 	gt_json_end_object(&j);
 	gt_json_end_object(&j);
