@@ -110,12 +110,6 @@
 		return out;
 	}
 
-	function procName(p) {
-		var a0 = p.argv.length ? p.argv[0] : p.exe;
-		a0 = a0.slice(a0.lastIndexOf('/') + 1);
-		return p.pid + ' ' + a0 + (p.argv.length > 1 ? ' ' + p.argv[1] : '');
-	}
-
 	/* ---- timelines ------------------------------------------------------ */
 
 	/*
@@ -207,7 +201,7 @@
 				down.push({id: 'munmap-' + k, kind: k, label: 'munmap ' + k, color: KIND_COLOR[k], v: rate(u), total: sum(u)});
 		});
 		if (up.length || down.length)
-			charts.push({title: 'map calls/s', subtitle: 'mmap \u2191 munmap \u2193', fmt: fmtCount, rate: true, h: 84, mirrored: true, up: up, down: down});
+			charts.push({title: 'map calls/s', subtitle: ['\u2191 mmap', '\u2193 munmap'], fmt: fmtCount, rate: true, h: 84, mirrored: true, up: up, down: down});
 		return charts;
 	}
 
@@ -233,8 +227,9 @@
 			var g = svg('g', {class: 'gt-chart', 'data-chart': c.title}, root);
 			var title = svg('text', {x: L - 8, y: c.top + 11, 'text-anchor': 'end', class: 'title'}, g);
 			title.textContent = c.title;
-			if (c.subtitle)
-				yLabel(g, L - 8, c.top + 25, c.subtitle);
+			(c.subtitle || []).forEach(function (line, k) {
+				yLabel(g, L - 8, c.top + 25 + 14 * k, line);
+			});
 			svg('line', {x1: L, x2: L + plotW, y1: c.top + c.h, y2: c.top + c.h, class: 'axis'}, g);
 			if (c.mirrored)
 				drawMirrored(g, c, xAt, L, plotW);
@@ -282,17 +277,21 @@
 		});
 	}
 
-	/* One legend entry per layer; a mirrored chart's kinds once each. */
+	/* One legend entry per layer; a mirrored chart's kinds once each,
+	 * with their call counts. */
 	function legendOf(c) {
 		if (!c.mirrored)
 			return c.layers;
-		var seen = {};
-		return c.up.concat(c.down).filter(function (l) {
-			var first = !seen[l.kind];
-			seen[l.kind] = true;
-			return first;
-		}).map(function (l) {
-			return {color: l.color, label: 'map calls: ' + l.kind};
+		var kinds = [], calls = {};
+		c.up.concat(c.down).forEach(function (l) {
+			if (!calls[l.kind]) {
+				calls[l.kind] = [];
+				kinds.push(l);
+			}
+			calls[l.kind].push(fmtCount(l.total) + ' ' + l.label.split(' ')[0]);
+		});
+		return kinds.map(function (l) {
+			return {color: l.color, label: 'map calls: ' + l.kind + ' (' + calls[l.kind].join(', ') + ')'};
 		});
 	}
 
@@ -361,12 +360,7 @@
 		downs.forEach(function (s) {
 			svg('path', {d: bandPath(s.lower.map(yDown), s.upper.map(yDown), xAt), fill: s.layer.color, 'fill-opacity': 0.7, class: 'gt-series', 'data-series': s.layer.id, 'data-total': s.layer.total}, g);
 		});
-		yLabel(g, L - 8, c.top + 39, 'max ' + c.fmt(max));
-		var totals = c.up.concat(c.down).map(function (l) {
-			return l.label + ' ' + fmtCount(l.total);
-		});
-		var note = svg('text', {x: L + plotW - 4, y: c.top + 11, 'text-anchor': 'end'}, g);
-		note.textContent = totals.join(' \u00b7 ');
+		yLabel(g, L - 8, c.top + 53, 'max ' + c.fmt(max));
 	}
 
 	function timelines() {
@@ -377,7 +371,8 @@
 			if (!tl.n)
 				return;
 			var d = html('details', {class: 'tl', 'data-pid': p.pid}, list);
-			var s = html('summary', {}, d, procName(p));
+			var cmd = p.argv.length ? p.argv.join(' ') : p.exe;
+			var s = html('summary', {title: cmd}, d, p.pid + ' ' + (cmd.length > 90 ? cmd.slice(0, 89) + '\u2026' : cmd));
 			html('span', {class: 'sub'}, s, fmtCount(p.events) + ' calls \u00b7 ' + fmtSecs(p.wall) +
 				' wall \u00b7 ' + fmtSecs(p.cpu) + ' CPU \u00b7 starts at +' + fmtSecs(tl.start) +
 				' \u00b7 ' + fmtSecs(tl.width) + ' per bucket');

@@ -1,0 +1,53 @@
+# churn.sh: the allocator-bound example (examples/alloc-churn.c) as an HTML
+# page in headless Chromium: the common checks, and the flame graph puts
+# the churning function, new_node (it allocates every replacement node of
+# the pool), widest under main, weighted by allocations and by bytes; a
+# search from the URL highlights its frame and reports its share. A page
+# with a broken data block must fail the same checks.
+#
+# usage: bash churn.sh PRELOAD REPORT ALLOC_CHURN WORKDIR
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 4 ] || fail "usage: churn.sh PRELOAD REPORT ALLOC_CHURN WORKDIR"
+preload=$1 report=$2 churn=$3 work=$4
+fresh_dir "$work"
+GITTRACE_OUTPUT=$work/churn.zst run_traced "$preload" "$churn" 200000 >/dev/null ||
+	fail "alloc-churn failed"
+"$report" --json "$work/churn.zst" >"$work/churn.json" || fail "gittrace-report --json failed"
+"$report" --html "$work/churn.html" "$work/churn.zst" || fail "gittrace-report --html failed"
+
+render "$work/churn.html" "$work/churn"
+screenshot "$work/churn.html" "$work/churn.png"
+check_common "$work/churn.json" "$work/churn.dom"
+
+# widest_under DOM NAME: the widest frame one level below the first NAME.
+widest_under() {
+	frames "$1" | awk -v name="$2" '
+		$3 == name && depth == "" { depth = $1 + 1 }
+		{ f[NR] = $0 }
+		END {
+			for (i = 1; i <= NR; i++) {
+				split(f[i], a, " ")
+				if (a[1] == depth && a[2] + 0 > w) { w = a[2] + 0; n = a[3] }
+			}
+			print n
+		}'
+}
+check_eq "widest frame under main, by allocations" new_node "$(widest_under "$work/churn.dom" main)"
+render "$work/churn.html" "$work/churn-bytes" weight=bytes
+check_eq "widest frame under main, by bytes" new_node "$(widest_under "$work/churn-bytes.dom" main)"
+
+render "$work/churn.html" "$work/churn-search" search=new_node
+check_has "search highlights new_node" "$work/churn-search.dom" \
+	'<g class="gt-frame match" data-name="new_node"'
+check_has "search reports the matched share" "$work/churn-search.dom" 'id="gt-match">matched: '
+
+# The checks themselves: a page whose data cannot be parsed must fail both
+# the console check and the script status (as a broken script would).
+sed 's/"kinds":/"kinds"/' "$work/churn.html" >"$work/broken.html"
+if (render "$work/broken.html" "$work/broken") >"$work/broken.log" 2>&1; then
+	fail "a broken page passed the checks: $(cat "$work/broken.log")"
+fi
+grep -q "Uncaught" "$work/broken.log" || fail "a broken page failed for another reason: $(cat "$work/broken.log")"
+echo "ok: a broken page fails the checks"
+finish

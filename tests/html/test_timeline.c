@@ -1,0 +1,124 @@
+/*
+ * Unit test of the timeline buckets behind the HTML report (analyzer/
+ * timeline.c): levels held through quiet buckets, events counted where
+ * they happen, calls before the origin, and a long run merged down to at
+ * most GT_TIMELINE_BUCKETS buckets with every event still counted.
+ */
+#include <string.h>
+
+#include "../unit/check.h"
+#include "timeline.h"
+
+static struct gt_heap h;
+static struct gt_maps m;
+
+static void quiet_buckets_hold_levels(void)
+{
+	struct gt_timeline tl;
+	gt_timeline_init(&tl);
+	uint64_t w = GT_TIMELINE_FIRST_WIDTH_NS;
+	memset(&h, 0, sizeof(h));
+	memset(&m, 0, sizeof(m));
+
+	h.current_bytes = 100;
+	h.allocations = 1;
+	gt_timeline_note(&tl, 5000, 5000 + w / 2, &h, &m, 0);
+	h.current_bytes = 40; /* a free */
+	gt_timeline_note(&tl, 0, 5000 + w / 2 + 1, &h, &m, 0);
+	h.current_bytes = 70;
+	h.allocations = 3;
+	gt_timeline_note(&tl, 0, 5000 + 3 * w + 1, &h, &m, 0);
+
+	CHECK(tl.origin_ns == 5000); /* the first call's origin only */
+	CHECK(tl.width_ns == w);
+	CHECK(tl.n == 4);
+	CHECK(tl.b[0].heap_bytes == 100); /* the highest level in the bucket */
+	CHECK(tl.b[0].allocations == 1);
+	CHECK(tl.b[1].heap_bytes == 40 && tl.b[2].heap_bytes == 40); /* held */
+	CHECK(tl.b[1].allocations == 0 && tl.b[2].allocations == 0);
+	CHECK(tl.b[3].heap_bytes == 70);
+	CHECK(tl.b[3].allocations == 2);
+
+	/* A call timed before the origin counts in the first bucket. */
+	h.allocations = 4;
+	gt_timeline_note(&tl, 0, 10, &h, &m, 0);
+	CHECK(tl.b[0].allocations == 2);
+	CHECK(tl.n == 4);
+	gt_timeline_release(&tl);
+}
+
+static void map_events_by_kind(void)
+{
+	struct gt_timeline tl;
+	gt_timeline_init(&tl);
+	memset(&h, 0, sizeof(h));
+	memset(&m, 0, sizeof(m));
+	m.kind[GT_MAP_PACK].mmaps = 1;
+	m.mapped_bytes = m.pack_mapped_bytes = 65536;
+	gt_timeline_note(&tl, 0, 0, &h, &m, 1);
+	m.kind[GT_MAP_PACK].munmaps = 1;
+	m.mapped_bytes = m.pack_mapped_bytes = 0;
+	gt_timeline_note(&tl, 0, 1, &h, &m, 1);
+	m.kind[GT_MAP_PACK_METADATA].mremaps = 1; /* an mremap counts as a map */
+	gt_timeline_note(&tl, 0, 2, &h, &m, 1);
+	/* Counters moved by a call that is not a map call are not read. */
+	m.kind[GT_MAP_LOOSE].mmaps = 5;
+	gt_timeline_note(&tl, 0, 3, &h, &m, 0);
+
+	CHECK(tl.n == 1);
+	CHECK(tl.b[0].mmaps[GT_MAP_PACK] == 1);
+	CHECK(tl.b[0].munmaps[GT_MAP_PACK] == 1);
+	CHECK(tl.b[0].mmaps[GT_MAP_PACK_METADATA] == 1);
+	CHECK(tl.b[0].mmaps[GT_MAP_LOOSE] == 0);
+	CHECK(tl.b[0].mapped_bytes == 65536 && tl.b[0].pack_bytes == 65536);
+	gt_timeline_release(&tl);
+}
+
+/* 10 s of calls every 10 µs, one allocation each, the heap growing and
+ * one pack map every 100th call: merged to at most the bucket limit, and
+ * nothing lost. */
+static void long_run_merges(void)
+{
+	struct gt_timeline tl;
+	gt_timeline_init(&tl);
+	memset(&h, 0, sizeof(h));
+	memset(&m, 0, sizeof(m));
+	const uint64_t calls = 1000000, step = 10000, origin = 1000000;
+	for (uint64_t i = 0; i < calls; i++) {
+		h.allocations++;
+		h.current_bytes = i % 1000 == 999 ? 1u << 30 : i;
+		int map = i % 100 == 0;
+		if (map)
+			m.kind[GT_MAP_PACK].mmaps++;
+		gt_timeline_note(&tl, origin, origin + i * step, &h, &m, map);
+	}
+	CHECK(tl.n <= GT_TIMELINE_BUCKETS);
+	CHECK(tl.n > GT_TIMELINE_BUCKETS / 2);
+	CHECK(tl.cap <= GT_TIMELINE_BUCKETS);
+	CHECK(tl.width_ns % GT_TIMELINE_FIRST_WIDTH_NS == 0);
+	uint64_t mult = tl.width_ns / GT_TIMELINE_FIRST_WIDTH_NS;
+	CHECK((mult & (mult - 1)) == 0); /* doubled each time */
+	CHECK(tl.n * tl.width_ns > (calls - 1) * step);
+	CHECK((tl.n - 1) * tl.width_ns <= (calls - 1) * step);
+	uint64_t allocations = 0, maps = 0, top = 0, spikes = 0;
+	for (size_t i = 0; i < tl.n; i++) {
+		allocations += tl.b[i].allocations;
+		maps += tl.b[i].mmaps[GT_MAP_PACK];
+		top = tl.b[i].heap_bytes > top ? tl.b[i].heap_bytes : top;
+		spikes += tl.b[i].heap_bytes == 1u << 30;
+	}
+	CHECK(allocations == calls);
+	CHECK(maps == calls / 100);
+	CHECK(top == 1u << 30);
+	/* A spike every 10 ms, buckets of at most 8.192 ms: most show one. */
+	CHECK(spikes > tl.n / 2);
+	gt_timeline_release(&tl);
+}
+
+int main(void)
+{
+	quiet_buckets_hold_levels();
+	map_events_by_kind();
+	long_run_merges();
+	return check_failures != 0;
+}
