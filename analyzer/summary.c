@@ -92,6 +92,48 @@ static void build_sites(struct gt_proc *p, struct gt_symbolizer *sym)
 	qsort(p->sites, p->nsites, sizeof(*p->sites), by_allocations);
 }
 
+/* Appends arg to buf (capacity cap, NUL-terminated), quoted for a POSIX shell if needed. */
+static void shell_quote(char *buf, size_t cap, const char *arg)
+{
+	size_t len = strlen(buf);
+	int plain = *arg != '\0';
+	for (const char *c = arg; *c; c++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./"
+			    "=:,+-@%",
+			    *c))
+			plain = 0;
+	if (len && len + 1 < cap)
+		buf[len++] = ' ';
+	if (!plain && len + 1 < cap)
+		buf[len++] = '\'';
+	for (const char *c = arg; *c && len + 5 < cap; c++) {
+		if (*c == '\'' && !plain) {
+			memcpy(buf + len, "'\\''", 4);
+			len += 4;
+		} else {
+			buf[len++] = *c;
+		}
+	}
+	if (!plain && len + 1 < cap)
+		buf[len++] = '\'';
+	buf[len] = '\0';
+}
+
+/* The command the user ran: the argv of the run's first image, shell-quoted. */
+static char *root_command(const struct gt_model *m)
+{
+	char buf[4096] = "";
+	for (size_t i = 0; i < gt_model_count(m); i++) {
+		const struct gt_image *img = gt_model_image(m, i);
+		if (!img->has_info || img->origin != GT_ORIGIN_ROOT)
+			continue;
+		for (size_t a = 0; a < img->argc; a++)
+			shell_quote(buf, sizeof(buf), img->argv[a]);
+		break;
+	}
+	return gt_xstrndup(buf, strlen(buf));
+}
+
 static int heavier(const void *a, const void *b)
 {
 	const struct gt_proc *x = a, *y = b;
@@ -234,10 +276,12 @@ void gt_summary_build(struct gt_summary *s, const struct gt_model *m, const char
 		build_sites(p, sym);
 	}
 	qsort(s->procs, s->n, sizeof(*s->procs), heavier);
+	s->command = root_command(m);
 	for (size_t i = 0; i < s->n; i++) {
 		struct gt_proc *p = &s->procs[i];
 		struct gt_verdict_input in;
 		fill_input(&in, p);
+		in.command = s->command;
 		const char **names = top_names(p, &in.ntop_sites);
 		in.top_sites = names;
 		gt_verdict_compute(&p->verdict, &in);
@@ -246,6 +290,7 @@ void gt_summary_build(struct gt_summary *s, const struct gt_model *m, const char
 	}
 	struct gt_verdict_input in;
 	tree_input(&in, s);
+	in.command = s->command;
 	const char **names = s->n ? top_names(&s->procs[0], &in.ntop_sites) : NULL;
 	in.top_sites = names;
 	gt_verdict_compute(&s->verdict, &in);
@@ -255,6 +300,7 @@ void gt_summary_build(struct gt_summary *s, const struct gt_model *m, const char
 
 void gt_summary_release(struct gt_summary *s)
 {
+	free(s->command);
 	for (size_t i = 0; i < s->n; i++) {
 		struct gt_proc *p = &s->procs[i];
 		for (size_t j = 0; j < p->nsites; j++) {

@@ -56,6 +56,7 @@ struct gt_summary {
 	size_t n;
 	struct gt_totals totals;
 	struct gt_verdict verdict; /* for the tree */
+	char *command;		   /* the command the user ran, shell-quoted */
 	const char *const *stripped;
 	size_t nstripped;
 };

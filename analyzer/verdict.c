@@ -93,6 +93,12 @@ static void window_facts(struct gt_verdict *v, const struct gt_verdict_input *in
 	}
 }
 
+/* The traced command, for suggestions to rerun it; a placeholder if unknown. */
+static const char *command(const struct gt_verdict_input *in)
+{
+	return in->command && *in->command ? in->command : "COMMAND";
+}
+
 void gt_verdict_compute(struct gt_verdict *v, const struct gt_verdict_input *in)
 {
 	memset(v, 0, sizeof(*v));
@@ -145,11 +151,13 @@ void gt_verdict_compute(struct gt_verdict *v, const struct gt_verdict_input *in)
 		for (size_t i = 0; i < in->ntop_sites && i < 3; i++)
 			EVIDENCE("top churning site: %s", in->top_sites[i]);
 		v->headline = fmt("allocator-bound: up to %.0f%% of the run is in malloc/free; "
-				  "compare allocators with LD_PRELOAD",
+				  "compare allocators with gittrace ab",
 				  100 * as);
-		SUGGEST("compare allocators on the same command: LD_PRELOAD=libmimalloc.so.2 "
-			"or LD_PRELOAD=libjemalloc.so.2 (Debian: libmimalloc2.0, libjemalloc2)");
-		if (in->ntop_sites)
+		SUGGEST("measure what another allocator wins, in interleaved runs: gittrace ab "
+			"--alloc mimalloc --alloc jemalloc -- %s (Debian: libmimalloc2.0, "
+			"libjemalloc2)",
+			command(in));
+		if (in->ntop_sites && strcmp(in->top_sites[0], "?") != 0)
 			SUGGEST("reduce churn at the top sites, starting with %s",
 				in->top_sites[0]);
 		break;
@@ -170,6 +178,10 @@ void gt_verdict_compute(struct gt_verdict *v, const struct gt_verdict_input *in)
 		SUGGEST("find which config file sets them: GIT_TRACE2=1 "
 			"GIT_TRACE2_CONFIG_PARAMS='core.packed*' git version, or git config "
 			"--show-origin --get-regexp '^core\\.packed'");
+		SUGGEST("measure what git's defaults win, in interleaved runs: gittrace ab "
+			"--variant 'defaults=-c core.packedGitWindowSize=1g -c "
+			"core.packedGitLimit=32t' -- %s",
+			command(in));
 		break;
 	case GT_VERDICT_NEITHER:
 		v->headline = fmt("neither: no allocator or window change can win more than "

@@ -48,6 +48,7 @@ struct gt_verdict_input {
 	uint64_t limit_at_least, limit_below; /* limit_below UINT64_MAX: none */
 	const char *const *env;		      /* allocator-relevant NAME=value */
 	size_t envc;
+	const char *command;	      /* the traced command, shell-quoted; NULL unknown */
 	const char *const *top_sites; /* function names, most churning first */
 	size_t ntop_sites;
 };
