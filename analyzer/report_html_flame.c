@@ -6,12 +6,17 @@
  * root frame, outermost first.
  *
  * Encoding, compact because a repack has thousands of stacks:
- *   "flame": {"names": [str...],
- *             "nodes": [depth, name, allocations, bytes, temporary, ...]}
+ *   "flame": {"nodes": [depth, name, allocations, bytes, temporary, ...],
+ *             "names": [str...]}
  * nodes is a flat preorder walk, five numbers per node; name indexes names;
  * the first node is the root (depth 0, "all"). A node's weights include its
  * children's; children come heaviest by allocations first. A flat list, not
  * nested arrays: stacks are deeper than the JSON writer nests.
+ *
+ * A subtree under 1/GT_FLAME_MIN_SHARE of the root by every weight is left
+ * out (its weight stays in its parent's): it would be narrower than a
+ * pixel unless zoomed in tens of times, and traces of many processes
+ * would otherwise make pages of many megabytes.
  */
 #include "report_html.h"
 
@@ -22,6 +27,8 @@
 #include "die.h"
 
 enum { W_ALLOCATIONS, W_BYTES, W_TEMPORARY, W_COUNT };
+
+#define GT_FLAME_MIN_SHARE 100000
 
 struct name {
 	char *s; /* key */
@@ -41,6 +48,9 @@ struct flame {
 	char **names; /* by id */
 	size_t nnames, cap;
 	struct node root;
+	uint32_t *renamed; /* by id: the name's index in the output */
+	uint32_t *used;	   /* the output's names, as ids */
+	size_t nused;
 };
 
 static uint32_t intern(struct flame *f, const char *s)
@@ -127,11 +137,40 @@ static int heavier(const void *a, const void *b)
 	return x->name < y->name ? -1 : x->name > y->name;
 }
 
-/* Writes n and its subtree in preorder and frees the children. */
-static void emit(struct gt_json *j, struct node *n, uint64_t depth)
+/* Frees n and its subtree. */
+static void drop(struct node *n)
 {
+	struct node *c, *tmp;
+	HASH_ITER(hh, n->children, c, tmp)
+	{
+		HASH_DEL(n->children, c);
+		drop(c);
+	}
+	free(n);
+}
+
+static int visible(const struct node *n, const struct node *root)
+{
+	for (int i = 0; i < W_COUNT; i++)
+		if (n->w[i] && n->w[i] >= root->w[i] / GT_FLAME_MIN_SHARE)
+			return 1;
+	return 0;
+}
+
+/*
+ * Writes n and its visible subtree in preorder and frees n's descendants.
+ * Names are numbered in order of first use here, so names only pruned
+ * frames had are not written.
+ */
+static void emit(struct flame *f, struct gt_json *j, struct node *n, uint64_t depth)
+{
+	const struct node *root = &f->root;
+	if (f->renamed[n->name] == UINT32_MAX) {
+		f->renamed[n->name] = (uint32_t)f->nused;
+		f->used[f->nused++] = n->name;
+	}
 	gt_json_uint(j, depth);
-	gt_json_uint(j, n->name);
+	gt_json_uint(j, f->renamed[n->name]);
 	for (int i = 0; i < W_COUNT; i++)
 		gt_json_uint(j, n->w[i]);
 	size_t nc = HASH_COUNT(n->children);
@@ -147,8 +186,12 @@ static void emit(struct gt_json *j, struct node *n, uint64_t depth)
 	}
 	qsort(v, nc, sizeof(*v), heavier);
 	for (i = 0; i < nc; i++) {
-		emit(j, v[i], depth + 1);
-		free(v[i]);
+		if (visible(v[i], root)) {
+			emit(f, j, v[i], depth + 1);
+			free(v[i]);
+		} else {
+			drop(v[i]);
+		}
 	}
 	free(v);
 }
@@ -163,17 +206,22 @@ void gt_html_flame(struct gt_json *j, const struct gt_summary *s, struct gt_symb
 
 	gt_json_key(j, "flame");
 	gt_json_begin_object(j);
-	gt_json_key(j, "names");
-	gt_json_begin_array(j);
-	for (size_t i = 0; i < f.nnames; i++)
-		gt_json_str(j, f.names[i]);
-	gt_json_end_array(j);
 	gt_json_key(j, "nodes");
 	gt_json_begin_array(j);
-	emit(j, &f.root, 0);
+	f.renamed = gt_xcalloc(f.nnames, sizeof(*f.renamed));
+	memset(f.renamed, 0xff, f.nnames * sizeof(*f.renamed));
+	f.used = gt_xcalloc(f.nnames, sizeof(*f.used));
+	emit(&f, j, &f.root, 0);
+	gt_json_end_array(j);
+	gt_json_key(j, "names");
+	gt_json_begin_array(j);
+	for (size_t i = 0; i < f.nused; i++)
+		gt_json_str(j, f.names[f.used[i]]);
 	gt_json_end_array(j);
 	gt_json_end_object(j);
 
+	free(f.renamed);
+	free(f.used);
 	struct name *e, *tmp;
 	HASH_ITER(hh, f.by_str, e, tmp)
 	{

@@ -11,15 +11,21 @@
  *
  * A series that is zero throughout is left out (the script reads a missing
  * series as zeros): most processes never map a pack, and the page stays
- * small.
+ * small. So that a trace of many processes stays small too, the page holds
+ * at most GT_HTML_TIMELINE_POINTS buckets in all: each process gets an
+ * equal share (at least GT_HTML_TIMELINE_MIN_POINTS), and its buckets are
+ * merged in groups of a power of two to fit, as the model merges them.
  */
 #include "report_html.h"
 
 #include "mapkind.h"
 
+#define GT_HTML_TIMELINE_POINTS	    64000
+#define GT_HTML_TIMELINE_MIN_POINTS 128
+
 enum field { F_HEAP, F_MAPPED, F_PACK, F_ALLOCATIONS, F_MMAPS, F_MUNMAPS };
 
-static uint64_t value(const struct gt_timeline_bucket *b, enum field f, int kind)
+static uint64_t field(const struct gt_timeline_bucket *b, enum field f, int kind)
 {
 	switch (f) {
 	case F_HEAP:
@@ -38,44 +44,64 @@ static uint64_t value(const struct gt_timeline_bucket *b, enum field f, int kind
 	return 0;
 }
 
-static int all_zero(const struct gt_timeline *tl, enum field f, int kind)
+/* A run of buckets, merged as timeline.c merges them. */
+struct group {
+	const struct gt_timeline *tl;
+	size_t size; /* buckets per point, a power of two */
+	size_t n;    /* points */
+};
+
+/* Point i of a series: the highest level, or the sum of the events. */
+static uint64_t value(const struct group *g, size_t i, enum field f, int kind)
 {
-	for (size_t i = 0; i < tl->n; i++)
-		if (value(&tl->b[i], f, kind))
-			return 0;
-	return 1;
+	int level = f == F_HEAP || f == F_MAPPED || f == F_PACK;
+	uint64_t v = 0;
+	for (size_t k = i * g->size; k < (i + 1) * g->size && k < g->tl->n; k++) {
+		uint64_t x = field(&g->tl->b[k], f, kind);
+		v = level ? (x > v ? x : v) : v + x;
+	}
+	return v;
 }
 
-static void series(struct gt_json *j, const char *key, const struct gt_timeline *tl, enum field f,
+static void series(struct gt_json *j, const char *key, const struct group *g, enum field f,
 		   int kind)
 {
-	if (all_zero(tl, f, kind))
+	size_t i = 0;
+	while (i < g->n && !value(g, i, f, kind))
+		i++;
+	if (i == g->n)
 		return;
 	gt_json_key(j, key);
 	gt_json_begin_array(j);
-	for (size_t i = 0; i < tl->n; i++)
-		gt_json_uint(j, value(&tl->b[i], f, kind));
+	for (i = 0; i < g->n; i++)
+		gt_json_uint(j, value(g, i, f, kind));
 	gt_json_end_array(j);
 }
 
-static void by_kind(struct gt_json *j, const char *key, const struct gt_timeline *tl, enum field f)
+static void by_kind(struct gt_json *j, const char *key, const struct group *g, enum field f)
 {
 	gt_json_key(j, key);
 	gt_json_begin_object(j);
 	for (int k = 0; k < GT_MAP_KIND_COUNT; k++)
-		series(j, gt_map_kind_names[k], tl, f, k);
+		series(j, gt_map_kind_names[k], g, f, k);
 	gt_json_end_object(j);
 }
 
-static void one(struct gt_json *j, const struct gt_image *img, uint64_t trace_start)
+static void one(struct gt_json *j, const struct gt_image *img, uint64_t trace_start,
+		size_t max_points)
 {
 	const struct gt_timeline *tl = &img->timeline;
 	uint64_t end = img->ended ? img->end.end_mono_ns : img->now_ns;
+	struct group g = {tl, 1, tl->n};
+	while (g.n > max_points) {
+		g.size *= 2;
+		g.n = (tl->n + g.size - 1) / g.size;
+	}
 	gt_json_begin_object(j);
 	gt_json_key(j, "width");
-	gt_json_double(j, (double)tl->width_ns / 1e9);
+	gt_json_double(j, (double)tl->width_ns * (double)g.size / 1e9);
 	gt_json_key(j, "n");
-	gt_json_uint(j, tl->n);
+	gt_json_uint(j, g.n);
 	gt_json_key(j, "start");
 	gt_json_double(j, tl->started && tl->origin_ns > trace_start
 				  ? (double)(tl->origin_ns - trace_start) / 1e9
@@ -83,26 +109,31 @@ static void one(struct gt_json *j, const struct gt_image *img, uint64_t trace_st
 	gt_json_key(j, "end");
 	gt_json_double(j, tl->started && end > tl->origin_ns ? (double)(end - tl->origin_ns) / 1e9
 							     : 0);
-	series(j, "heap", tl, F_HEAP, 0);
-	series(j, "mapped", tl, F_MAPPED, 0);
-	series(j, "pack", tl, F_PACK, 0);
-	series(j, "allocations", tl, F_ALLOCATIONS, 0);
-	by_kind(j, "mmaps", tl, F_MMAPS);
-	by_kind(j, "munmaps", tl, F_MUNMAPS);
+	series(j, "heap", &g, F_HEAP, 0);
+	series(j, "mapped", &g, F_MAPPED, 0);
+	series(j, "pack", &g, F_PACK, 0);
+	series(j, "allocations", &g, F_ALLOCATIONS, 0);
+	by_kind(j, "mmaps", &g, F_MMAPS);
+	by_kind(j, "munmaps", &g, F_MUNMAPS);
 	gt_json_end_object(j);
 }
 
 void gt_html_timelines(struct gt_json *j, const struct gt_summary *s)
 {
 	uint64_t trace_start = UINT64_MAX;
+	size_t drawn = 0;
 	for (size_t i = 0; i < s->n; i++) {
 		const struct gt_timeline *tl = &s->procs[i].img->timeline;
 		if (tl->started && tl->origin_ns < trace_start)
 			trace_start = tl->origin_ns;
+		drawn += tl->n > 0;
 	}
+	size_t max_points = drawn ? GT_HTML_TIMELINE_POINTS / drawn : GT_TIMELINE_BUCKETS;
+	if (max_points < GT_HTML_TIMELINE_MIN_POINTS)
+		max_points = GT_HTML_TIMELINE_MIN_POINTS;
 	gt_json_key(j, "timelines");
 	gt_json_begin_array(j);
 	for (size_t i = 0; i < s->n; i++)
-		one(j, s->procs[i].img, trace_start);
+		one(j, s->procs[i].img, trace_start, max_points);
 	gt_json_end_array(j);
 }

@@ -17,9 +17,10 @@
 
 /* Most buckets an image keeps; even, so pairs merge evenly. */
 #define GT_TIMELINE_BUCKETS 2000
-/* Width of a bucket before any merge: fine enough for a process of a few
- * milliseconds, and a 1000 s run needs only 30 doublings. */
-#define GT_TIMELINE_FIRST_WIDTH_NS 1000u
+/* Width of a bucket before any merge: 10 µs shows a process of a few
+ * milliseconds in a few hundred buckets (so short images stay small), and
+ * a 1000 s run needs only 16 doublings. */
+#define GT_TIMELINE_FIRST_WIDTH_NS 10000u
 
 struct gt_timeline_bucket {
 	/* Highest levels reached during the bucket (a level is held through
