@@ -2,7 +2,7 @@
 # page in headless Chromium: the common checks, and the flame graph puts
 # the churning function, new_node (it allocates every replacement node of
 # the pool), widest under main, weighted by allocations and by bytes; a
-# search from the URL highlights its frame and reports its share. A page
+# search and a zoom from the URL highlight its frame and widen main. A page
 # with a broken data block must fail the same checks.
 #
 # usage: bash churn.sh PRELOAD REPORT ALLOC_CHURN WORKDIR
@@ -37,10 +37,17 @@ check_eq "widest frame under main, by allocations" new_node "$(widest_under "$wo
 render "$work/churn.html" "$work/churn-bytes" weight=bytes
 check_eq "widest frame under main, by bytes" new_node "$(widest_under "$work/churn-bytes.dom" main)"
 
-render "$work/churn.html" "$work/churn-search" search=new_node
-check_has "search highlights new_node" "$work/churn-search.dom" \
+# Search and zoom from the URL: zoomed to main, main fills the width, its
+# callers stay above it dimmed, and the search marks new_node.
+render "$work/churn.html" "$work/churn-zoom" "search=new_node&zoom=main"
+check_has "search highlights new_node" "$work/churn-zoom.dom" \
 	'<g class="gt-frame match" data-name="new_node"'
-check_has "search reports the matched share" "$work/churn-search.dom" 'id="gt-match">matched: '
+check_has "search reports the matched share" "$work/churn-zoom.dom" 'id="gt-match">matched: '
+check_has "the zoomed frame's callers are dimmed" "$work/churn-zoom.dom" \
+	'<g class="gt-frame dim" data-name="_start"'
+width=$(grep -o '<svg width="[0-9]*"' "$work/churn-zoom.dom" | tail -1 | sed 's/[^0-9]//g')
+check_eq "zoomed main fills the width" "$width.0" \
+	"$(frames "$work/churn-zoom.dom" | awk '$3 == "main" && !seen { print $2; seen = 1 }')"
 
 # The checks themselves: a page whose data cannot be parsed must fail both
 # the console check and the script status (as a broken script would).

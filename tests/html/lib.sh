@@ -82,9 +82,16 @@ check_has() {
 
 # check_common JSON DOM: what every rendered report shows: the verdict's
 # headline, every process's command line, a timeline chart per process
-# with calls, and flame-graph frames.
+# with calls, and flame-graph frames; and that nothing in it would load
+# from elsewhere.
 check_common() {
 	local json=$1 dom=$2 n
+	if grep -Eo '(src|href)="[^"#]|@import|url\(' "$dom" >"$dom.external"; then
+		echo "FAIL: the page refers to other files: $(head -3 "$dom.external")" >&2
+		failures=$((failures + 1))
+	else
+		echo "ok: self-contained"
+	fi
 	check_has "verdict headline" "$dom" "$(html_text "$(jq -r .verdict.headline "$json")")"
 	check_has "verdict class" "$dom" "class=\"badge v-$(jq -r .verdict.class "$json")\""
 	while IFS= read -r cmd; do
