@@ -2,8 +2,9 @@
 # page in headless Chromium: the common checks, and the flame graph puts
 # the churning function, new_node (it allocates every replacement node of
 # the pool), widest under main, weighted by allocations and by bytes; a
-# search and a zoom from the URL highlight its frame and widen main. A page
-# with a broken data block must fail the same checks.
+# search and a zoom from the URL highlight its frame and widen main; the
+# page's clicks, weights and hovering work. A page with a broken data block
+# must fail the same checks.
 #
 # usage: bash churn.sh PRELOAD REPORT ALLOC_CHURN WORKDIR
 . "$(dirname "$0")/lib.sh"
@@ -34,8 +35,6 @@ widest_under() {
 		}'
 }
 check_eq "widest frame under main, by allocations" new_node "$(widest_under "$work/churn.dom" main)"
-render "$work/churn.html" "$work/churn-bytes" weight=bytes
-check_eq "widest frame under main, by bytes" new_node "$(widest_under "$work/churn-bytes.dom" main)"
 
 # Search and zoom from the URL: zoomed to main, main fills the width, its
 # callers stay above it dimmed, and the search marks new_node.
@@ -48,6 +47,30 @@ check_has "the zoomed frame's callers are dimmed" "$work/churn-zoom.dom" \
 width=$(grep -o '<svg width="[0-9]*"' "$work/churn-zoom.dom" | tail -1 | sed 's/[^0-9]//g')
 check_eq "zoomed main fills the width" "$width.0" \
 	"$(frames "$work/churn-zoom.dom" | awk '$3 == "main" && !seen { print $2; seen = 1 }')"
+
+# Clicks, weight changes and hovering, through the page's own handlers
+# (probe.js, added to a copy of the page): sorting by bytes orders the
+# table both ways, a click on new_node zooms it to the full width, by
+# temporary allocations main's own short-lived blocks leave nothing under
+# it (new_node's nodes all live on), by bytes new_node is widest again,
+# and a timeline shows its tooltip.
+{
+	sed '/^<\/body><\/html>$/d' "$work/churn.html"
+	printf '<script>\n'
+	sed 's/FRAME/new_node/g' "$(dirname "$0")/probe.js"
+	printf '</script>\n</body></html>\n'
+} >"$work/probe.html"
+render "$work/probe.html" "$work/probe"
+probe() {
+	grep -o "<div id=\"gt-probe\"[^>]*" "$work/probe.dom" | grep -o "data-$1=\"[^\"]*\"" |
+		sed 's/^[^"]*"//; s/"$//'
+}
+check_eq "sites sorted by bytes, descending" descending "$(probe desc)"
+check_eq "sites sorted by bytes, ascending" ascending "$(probe asc)"
+check_eq "a click on new_node zooms it to the full width" "$(probe full).0" "$(probe zoom)"
+check_eq "widest frame under main, by temporary" none "$(probe temporary)"
+check_eq "widest frame under main, by bytes" new_node "$(probe bytes)"
+check_eq "hovering a timeline shows the live heap" "live heap bytes" "$(probe tip | sed 's/:.*//')"
 
 # The checks themselves: a page whose data cannot be parsed must fail both
 # the console check and the script status (as a broken script would).
