@@ -438,6 +438,12 @@
 			html('p', {class: 'note'}, box, 'No allocating calls with stacks in this trace.');
 			return;
 		}
+		if (!root.children.some(function (c) {
+			return c.children.length;
+		}))
+			html('p', {class: 'note'}, box.parentNode.insertBefore(document.createElement('div'), box),
+				'No call stacks in this trace (counting mode, GITTRACE_STACK_DEPTH=0): ' +
+				'only each process\'s total.');
 		var state = {w: 0, zoom: root, search: ''};
 		var ROW = 17, CHAR = 6.7;
 		var radios = document.querySelectorAll('input[name="gt-weight"]');
