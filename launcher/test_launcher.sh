@@ -45,7 +45,9 @@ check_eq "command not found" 127 "$st"
 
 # The user's LD_PRELOAD is kept, ours comes first (its hooks must be bound
 # before another allocator's functions).
-user_lib=$(ldconfig -p | awk '/libz\.so\.1 / { print $NF; exit }')
+# (awk reads to the end: an early exit would kill ldconfig with SIGPIPE,
+# which pipefail turns into a failure of this script.)
+user_lib=$(ldconfig -p | awk '/libz\.so\.1 / && !found { print $NF; found = 1 }')
 check_eq "LD_PRELOAD kept" "$preload:$user_lib" \
 	"$(LD_PRELOAD=$user_lib "$gittrace" -- sh -c 'echo "$LD_PRELOAD"' 2>/dev/null)"
 
