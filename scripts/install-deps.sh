@@ -1,11 +1,13 @@
 #!/bin/sh
-# Installs the Debian 12 packages gittrace needs to build and test.
+# Installs the Debian 12 packages gittrace needs to build and test
+# (mimalloc/jemalloc: the A/B runner; chromium: the HTML report's test;
+# clang and its runtime: the fuzz harness).
 # Run as root. libunwind-dev replaces LLVM's libunwind-14-dev if an image
 # carries it (the two conflict; apt swaps them).
 set -e
 packages="build-essential cmake pkg-config git zstd jq strace ltrace
 	libunwind-dev uthash-dev libzstd-dev libdw-dev libelf-dev
-	libmimalloc2.0 libjemalloc2"
+	libmimalloc2.0 libjemalloc2 chromium clang libclang-rt-14-dev"
 missing=""
 for p in $packages; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
