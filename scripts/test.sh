@@ -1,7 +1,9 @@
 #!/bin/sh
-# The whole test suite: dependencies, a fresh build, every CTest case.
+# The whole test suite: dependencies, a fresh build, every CTest case, then
+# the analyzer's CLI and unit tests again under ASan+UBSan.
 set -e
 cd "$(dirname "$0")/.."
 sh scripts/install-deps.sh
 sh scripts/build.sh build
-cd build && ctest --output-on-failure -j2
+(cd build && ctest --output-on-failure -j2)
+sh scripts/test-sanitizers.sh build-sanitize
