@@ -50,6 +50,7 @@ static void verdict(struct gt_json *j, const struct gt_verdict *v)
 	gt_json_kv_str(j, "class", gt_verdict_class_names[v->cls]);
 	gt_json_kv_double(j, "allocator_time_share", v->allocator_share);
 	gt_json_kv_double(j, "mmap_time_share", v->mmap_share);
+	gt_json_kv_double(j, "window_bound", v->window_bound);
 	gt_json_kv_bool(j, "shares_of_wall_time", v->shares_of_wall);
 	gt_json_kv_str(j, "headline", v->headline);
 	gt_json_key(j, "evidence");

@@ -151,6 +151,7 @@ static void fill_input(struct gt_verdict_input *in, const struct gt_proc *p)
 	memset(in, 0, sizeof(*in));
 	in->cpu_seconds = p->img->ended ? p->basis : 0;
 	in->tracer_seconds = p->tracer_s;
+	in->system_seconds = p->img->ended ? (double)p->img->end.system_ns / 1e9 : 0;
 	in->wall_seconds = p->wall;
 	in->allocator_seconds = p->allocator_s;
 	in->mmap_seconds = p->mmap_s;
@@ -220,6 +221,7 @@ static void tree_input(struct gt_verdict_input *in, const struct gt_summary *s)
 		/* Processes that never ended contribute their wall time. */
 		in->cpu_seconds += p->basis;
 		in->tracer_seconds += one.tracer_seconds;
+		in->system_seconds += one.system_seconds;
 		in->wall_seconds =
 			one.wall_seconds > in->wall_seconds ? one.wall_seconds : in->wall_seconds;
 		in->allocator_seconds += one.allocator_seconds;

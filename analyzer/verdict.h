@@ -35,6 +35,7 @@ struct gt_verdict_input {
 	double cpu_seconds;    /* the program's own CPU time (tracer's removed);
 				  0: unknown (no END), wall_seconds is used instead */
 	double tracer_seconds; /* the tracer's own time, left out of cpu_seconds */
+	double system_seconds; /* kernel CPU time of the program (0: unknown) */
 	double wall_seconds;
 	double allocator_seconds, mmap_seconds;
 	uint64_t allocations, temporary;
@@ -56,6 +57,7 @@ struct gt_verdict_input {
 struct gt_verdict {
 	enum gt_verdict_class cls;
 	double allocator_share, mmap_share; /* of CPU (or wall) time, 0..1 */
+	double window_bound;		    /* (mmap time + system time) share, at most 1 */
 	int shares_of_wall;		    /* 1: no CPU time known, shares of wall */
 	char **evidence, **suggestions;	    /* owned strings */
 	size_t nevidence, nsuggestions;
