@@ -9,6 +9,7 @@
 
 #include "die.h"
 #include "mapkind.h"
+#include "ptrmap.h"
 
 struct path_entry {
 	char *path; /* key */
@@ -205,6 +206,59 @@ static uint64_t mul_sat(uint64_t a, uint64_t b)
 	return a * b;
 }
 
+/*
+ * The longest a call can plausibly take for the bytes it handles: a fixed
+ * allowance plus a generous cost per byte (copying, faulting pages in,
+ * unmapping them). Call durations are wall-clock time: a call that took
+ * longer held time its thread waited for a CPU on a busy machine (a
+ * preempted malloc(32) reads milliseconds), which is no cost of the
+ * allocator or of the maps. Measured here, glibc's calls take 20 ns to a
+ * few µs, and copying or faulting runs at well under 1 ns per byte.
+ */
+#define GT_PLAUSIBLE_BASE_NS	 100000u /* 100 µs */
+#define GT_PLAUSIBLE_NS_PER_BYTE 2u
+
+static uint64_t live_size(const struct gt_image *img, uint64_t ptr)
+{
+	const struct gt_live *a = ptr ? gt_ptrmap_get(&img->heap.live, ptr) : NULL;
+	return a ? a->size : 0;
+}
+
+static uint64_t max64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+/* The bytes a call works on, for plausible_ns. Before the heap sees it. */
+static uint64_t call_bytes(const struct gt_image *img, const struct gt_rec_call *c)
+{
+	switch ((enum gt_fn)c->fn) {
+	case GT_FN_CALLOC:
+		return mul_sat(c->nmemb, c->size);
+	case GT_FN_REALLOC:
+		return max64(c->size, live_size(img, c->ptr));
+	case GT_FN_REALLOCARRAY:
+		return max64(mul_sat(c->nmemb, c->size), live_size(img, c->ptr));
+	case GT_FN_FREE:
+		return live_size(img, c->ptr);
+	case GT_FN_MMAP:
+	case GT_FN_MMAP64:
+	case GT_FN_MUNMAP:
+		return c->len;
+	case GT_FN_MREMAP:
+		return max64(c->old_len, c->new_len);
+	default:
+		return c->size;
+	}
+}
+
+static uint64_t plausible_ns(uint64_t bytes)
+{
+	uint64_t per_byte = mul_sat(bytes, GT_PLAUSIBLE_NS_PER_BYTE);
+	return per_byte > UINT64_MAX - GT_PLAUSIBLE_BASE_NS ? UINT64_MAX
+							    : per_byte + GT_PLAUSIBLE_BASE_NS;
+}
+
 static void apply_call(struct gt_model *m, struct gt_image *img, const struct gt_block *b,
 		       const struct gt_rec_call *c)
 {
@@ -221,6 +275,12 @@ static void apply_call(struct gt_model *m, struct gt_image *img, const struct gt
 	img->calls[c->fn]++;
 	/* The measured interval holds one clock reading besides the call. */
 	uint64_t dur = c->dur_ns > img->clock_overhead_ns ? c->dur_ns - img->clock_overhead_ns : 0;
+	uint64_t cap = plausible_ns(call_bytes(img, c));
+	if (dur > cap) {
+		img->capped_calls++;
+		img->capped_ns += dur - cap;
+		dur = cap;
+	}
 	img->fn_ns[c->fn] += dur;
 	img->events++;
 	m->events++;

@@ -52,6 +52,8 @@ struct gt_image {
 	int ended; /* an END record was seen (the last one counts) */
 	struct gt_rec_end end;
 	uint64_t exec_failures, dropped_calls;
+	/* Calls measured implausibly long, and the time cut off them. */
+	uint64_t capped_calls, capped_ns;
 	int missing_blocks; /* a block was missing by seq, or seq 0 never seen */
 	uint32_t next_seq;
 

@@ -120,6 +120,8 @@ static void process(struct gt_json *j, const struct gt_proc *p, size_t top)
 	gt_json_kv_double(j, "wall_seconds", p->wall);
 	gt_json_kv_double(j, "cpu_seconds", p->cpu);
 	gt_json_kv_double(j, "tracer_seconds", p->tracer_s);
+	gt_json_kv_uint(j, "capped_calls", img->capped_calls);
+	gt_json_kv_double(j, "capped_seconds", (double)img->capped_ns / 1e9);
 	gt_json_kv_uint(j, "threads",
 			img->ended && img->end.threads ? img->end.threads
 						       : (uint64_t)HASH_COUNT(img->threads));

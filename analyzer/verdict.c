@@ -144,6 +144,10 @@ void gt_verdict_compute(struct gt_verdict *v, const struct gt_verdict_input *in)
 		EVIDENCE("shares are of the program's own CPU time, %.3f s: the tracer's "
 			 "estimated %.3f s are left out",
 			 denom, in->tracer_seconds);
+	if (in->capped_calls)
+		EVIDENCE("%llu calls took implausibly long for the bytes they handled (a busy "
+			 "machine: the thread waited for a CPU); %.3f s left out of the shares",
+			 (unsigned long long)in->capped_calls, in->capped_seconds);
 	if (in->allocations && denom > 0)
 		EVIDENCE("%llu allocations (%.0f per second), %llu temporary",
 			 (unsigned long long)in->allocations, (double)in->allocations / denom,

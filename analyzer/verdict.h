@@ -36,6 +36,8 @@ struct gt_verdict_input {
 				  0: unknown (no END), wall_seconds is used instead */
 	double tracer_seconds; /* the tracer's own time, left out of cpu_seconds */
 	double system_seconds; /* kernel CPU time of the program (0: unknown) */
+	uint64_t capped_calls; /* calls measured implausibly long (model.c) */
+	double capped_seconds; /* the time cut off them */
 	double wall_seconds;
 	double allocator_seconds, mmap_seconds;
 	uint64_t allocations, temporary;

@@ -3,7 +3,7 @@
 # git workloads it takes the bound a traced run states (verdict
 # allocator_time_share: "a perfect allocator could save at most X%") and
 # measures, with gittrace-ab's paired rounds, what preloading mimalloc and
-# jemalloc really saves; likewise the map bound (mmap_time_share) of `git log
+# jemalloc really saves; likewise the window bound (window_bound: map calls plus system time) of `git log
 # --raw` with tiny pack windows against the saving of going back to git's
 # default window settings. Prints a Markdown report (the table under "Is the
 # bound honest?" in BENCHMARKS.md comes from it). A benchmark, not a test: it
@@ -127,7 +127,7 @@ done
 echo
 echo "| workload | map bound (X%) | default windows save | bound holds? |"
 echo "|---|---|---|---|"
-bound=$(jq '.verdict.mmap_time_share' "$dir/window.report.json")
+bound=$(jq '.verdict.window_bound' "$dir/window.report.json")
 jq -r --argjson b "$bound" --arg tiny "$tiny" "$jqdefs"'
 	"| `git \($tiny) log --raw` → defaults | \($b | pct) | \(saving("default")) | \(holds($b; "default")) |"' \
 	"$dir/window.ab.json"

@@ -52,6 +52,8 @@ static GT_TLS struct {
  * calls) and scaled up: timing every call would cost another clock read.
  */
 #define GT_SAMPLE_EVERY 16
+/* Recording a call, even unwinding a deep stack, takes well under this. */
+#define GT_SAMPLE_MAX_NS 100000u
 
 static int sample_this_call(void)
 {
@@ -237,6 +239,9 @@ out:
 		 */
 		uint64_t now = gt_now_ns(), end = start_ns + duration_ns;
 		uint64_t spent = now > end + flush_ns ? now - end - flush_ns : 0;
+		/* Longer is a wait for the CPU (scaled up, it would count 16 times). */
+		if (spent > GT_SAMPLE_MAX_NS)
+			spent = GT_SAMPLE_MAX_NS;
 		spent += gt_clock_overhead_ns;
 		__atomic_add_fetch(&st.tracer_ns, spent * GT_SAMPLE_EVERY, __ATOMIC_RELAXED);
 	}
