@@ -139,7 +139,8 @@ void gt_html_sites(FILE *out, const struct gt_summary *s, size_t top)
 		}
 		free(chosen);
 	}
-	qsort(rows, n, sizeof(*rows), heavier);
+	if (n) /* rows is NULL then, and qsort's pointer must not be NULL */
+		qsort(rows, n, sizeof(*rows), heavier);
 	fputs("<table id=\"gt-sites\" class=\"grid sortable\"><thead><tr>"
 	      "<th data-type=\"text\">process</th><th data-type=\"text\">function</th>"
 	      "<th data-type=\"text\" title=\"the caller: sites are whole stacks, so one "

@@ -1,8 +1,8 @@
 /*
  * libFuzzer harness for gittrace-report: each input is a trace file, run
  * through the whole pipeline the CLI runs (reader → records → model, with
- * the --dump record hook → summary with symbols → JSON, text and folded
- * reports), output to /dev/null. Crashes hide in the model and the reports
+ * the --dump record hook → summary with symbols → JSON, text, folded and
+ * HTML reports), output to /dev/null. Crashes hide in the model and the reports
  * as much as in the reader, so none of them is skipped.
  *
  * Bad input makes the analyzer call gt_die(), which would end the process;
@@ -125,6 +125,7 @@ static void pipeline(void)
 	gt_report_text(devnull, &run.summary, 10);
 	gt_report_folded(devnull, &run.summary, run.sym, 0);
 	gt_report_folded(devnull, &run.summary, run.sym, 1);
+	gt_report_html(devnull, &run.summary, run.sym, 50);
 }
 
 static void release(void)
