@@ -169,10 +169,10 @@ int gt_called_by_unwinder(const void *return_address);
 /*
  * Appends one CALL record for the calling thread: fn, its start time and
  * duration, the stack (captured here unless in counting mode) and the
- * arguments already encoded (args, args_len bytes, at most GT_ARGS_MAX).
- * Called with the guard held.
+ * arguments already encoded (args, args_len bytes: a few varints and at
+ * most one path). A call that cannot fit an empty buffer is counted as
+ * dropped. Called with the guard held.
  */
-#define GT_ARGS_MAX (8 * GT_UV_MAX + 4200)
 void gt_stream_call(enum gt_fn fn, uint64_t start_ns, uint64_t duration_ns, const uint8_t *args,
 		    size_t args_len);
 
@@ -181,9 +181,6 @@ void gt_stream_call(enum gt_fn fn, uint64_t start_ns, uint64_t duration_ns, cons
  * For image.c's IMAGE/MODULE/END records. Called with the guard held.
  */
 void gt_stream_record(enum gt_record_tag tag, const uint8_t *body, size_t len);
-
-/* Writes out what the stream holds (a block), if anything. Guard held. */
-void gt_stream_flush(void);
 
 /*
  * After the image's END record: every later call is written at once, so
