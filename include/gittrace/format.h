@@ -157,7 +157,9 @@ enum gt_record_tag {
 	GT_REC_EXEC_FAILED = 7,
 	/*
 	 * Calls the tracer saw but could not record. uv count, uv reason
-	 * (enum gt_drop_reason).
+	 * (enum gt_drop_reason). Reserved for a writer that can report drops
+	 * as they happen; libgittrace 1.1 reports its drops (a record too big
+	 * for an empty buffer, which its limits rule out) in END instead.
 	 */
 	GT_REC_DROPPED = 8,
 };
