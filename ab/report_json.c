@@ -32,6 +32,13 @@ static void json_num(FILE *out, double x)
 		fputs("null", out);
 }
 
+/* A number member: sep_key is the separator, key and colon, e.g. ",\"n\":". */
+static void json_field(FILE *out, const char *sep_key, double v)
+{
+	fputs(sep_key, out);
+	json_num(out, v);
+}
+
 static void json_metrics(FILE *out, const struct gt_ab_variant_summary *vs)
 {
 	fputc('{', out);
@@ -40,14 +47,10 @@ static void json_metrics(FILE *out, const struct gt_ab_variant_summary *vs)
 		fprintf(out, "%s\"%s\":{\"n\":%zu,\"median\":", m ? "," : "", gt_ab_metric_keys[m],
 			ms->n);
 		json_num(out, ms->median);
-		fputs(",\"mean\":", out);
-		json_num(out, ms->mean);
-		fputs(",\"stdev\":", out);
-		json_num(out, ms->stdev);
-		fputs(",\"min\":", out);
-		json_num(out, ms->min);
-		fputs(",\"max\":", out);
-		json_num(out, ms->max);
+		json_field(out, ",\"mean\":", ms->mean);
+		json_field(out, ",\"stdev\":", ms->stdev);
+		json_field(out, ",\"min\":", ms->min);
+		json_field(out, ",\"max\":", ms->max);
 		fputc('}', out);
 	}
 	fputc('}', out);
@@ -59,14 +62,10 @@ static void json_verdict(FILE *out, const struct gt_ab_options *o, size_t v,
 	char text[512];
 	fputs("{\"kind\":", out);
 	json_str(out, gt_ab_verdict_kind_name(p->verdict.kind));
-	fputs(",\"factor\":", out);
-	json_num(out, p->verdict.factor);
-	fputs(",\"factor_low\":", out);
-	json_num(out, p->verdict.factor_low);
-	fputs(",\"factor_high\":", out);
-	json_num(out, p->verdict.factor_high);
-	fputs(",\"noise_pct\":", out);
-	json_num(out, p->verdict.noise_pct);
+	json_field(out, ",\"factor\":", p->verdict.factor);
+	json_field(out, ",\"factor_low\":", p->verdict.factor_low);
+	json_field(out, ",\"factor_high\":", p->verdict.factor_high);
+	json_field(out, ",\"noise_pct\":", p->verdict.noise_pct);
 	fputs(",\"text\":", out);
 	json_str(out, gt_ab_verdict_format(text, sizeof(text), o->variants[v].name,
 					   o->variants[0].name, &p->verdict));
@@ -84,14 +83,10 @@ static void json_paired(FILE *out, const struct gt_ab_options *o, size_t v,
 	}
 	fprintf(out, "],\"n\":%zu,\"df\":%u,\"t\":", p->ci.n, p->ci.df);
 	json_num(out, p->ci.t);
-	fputs(",\"geomean\":", out);
-	json_num(out, p->ci.geomean);
-	fputs(",\"ci_low\":", out);
-	json_num(out, p->ci.low);
-	fputs(",\"ci_high\":", out);
-	json_num(out, p->ci.high);
-	fputs(",\"half_width\":", out);
-	json_num(out, p->ci.half_width);
+	json_field(out, ",\"geomean\":", p->ci.geomean);
+	json_field(out, ",\"ci_low\":", p->ci.low);
+	json_field(out, ",\"ci_high\":", p->ci.high);
+	json_field(out, ",\"half_width\":", p->ci.half_width);
 	fputs(",\"verdict\":", out);
 	json_verdict(out, o, v, p);
 	fputc('}', out);
