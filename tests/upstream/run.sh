@@ -11,7 +11,8 @@
 #                  build through t/../bin-wrappers, not /usr/bin/git)
 #   OUTDIR         per script: <script>.zst (the trace), <script>.{plain,traced}
 #                  .{tap,err} (the test output), <script>.{plain,traced}/ (the
-#                  test-results and, when a test failed, the trash directory);
+#                  test-results and, when a test failed, the trash directory),
+#                  <script>.diff (the tests whose outcome differs);
 #                  summary.tsv, one row per script
 #   SCRIPT         a test script of GIT_BUILD_DIR/t: t1450, t1450-fsck or
 #                  t1450-fsck.sh
@@ -62,14 +63,22 @@ count() {
 	grep -c " $2\$" "$1"
 }
 
-# run_one SCRIPT MODE [ENV...]: runs t/SCRIPT.sh with its output and trash
-# directory under OUTDIR/SCRIPT.MODE, stdin closed, with ENV added. Sets
-# rc (the script's exit status, 124 on timeout) and secs.
+# run_one SCRIPT MODE [ENV...]: runs t/SCRIPT.sh with ENV added and stdin
+# closed; its output goes to OUTDIR/SCRIPT.MODE.{tap,err} and its
+# test-results to OUTDIR/SCRIPT.MODE/. Sets rc (the script's exit status,
+# 124 on timeout) and secs.
+#
+# The trash directory is made under a short path of the same length for
+# both modes ($scratch/p, $scratch/t) and moved to OUTDIR/SCRIPT.MODE/ when
+# a test failed (test-lib removes it otherwise): Unix socket paths are
+# limited to 108 bytes, so under a long OUTDIR gpg-agent cannot start and
+# every GPG test is skipped, and a one-byte difference between the plain
+# and traced paths could flip such a prerequisite in one mode only.
 run_one() {
-	local script=$1 mode=$2 start
+	local script=$1 mode=$2 start root=$scratch/${2:0:1}
 	shift 2
-	rm -rf "${outdir:?}/$script.$mode"
-	mkdir -p "$outdir/$script.$mode"
+	rm -rf "${outdir:?}/$script.$mode" "$root"
+	mkdir -p "$outdir/$script.$mode" "$root"
 	start=$(date +%s)
 	# TEST_NO_MALLOC_CHECK: test-lib would otherwise set MALLOC_CHECK_ /
 	# GLIBC_TUNABLES and MALLOC_PERTURB_ per test, which change glibc's
@@ -77,10 +86,20 @@ run_one() {
 	# timeout kills the whole process group (daemons a test left behind too).
 	(cd "$tdir" && timeout -k 10 "$timeout_s" env TEST_NO_MALLOC_CHECK=1 \
 		TEST_OUTPUT_DIRECTORY="$outdir/$script.$mode" "$@" \
-		sh "./$script.sh" </dev/null >"$outdir/$script.$mode.tap" \
+		sh "./$script.sh" --root="$root" </dev/null >"$outdir/$script.$mode.tap" \
 		2>"$outdir/$script.$mode.err")
 	rc=$?
 	secs=$(($(date +%s) - start))
+	# A kept trash directory may hold a gpg-agent (lib-gpg.sh starts one);
+	# stop it rather than leave it running in a moved directory.
+	if [ -d "$root/trash directory.$script/gpghome" ]; then
+		gpgconf --homedir "$root/trash directory.$script/gpghome" --kill gpg-agent \
+			>/dev/null 2>&1 || true
+	fi
+	if [ -d "$root/trash directory.$script" ]; then
+		mv "$root/trash directory.$script" "$outdir/$script.$mode/"
+	fi
+	rm -rf "$root"
 }
 
 # ranges: the sorted test numbers on stdin as one line, runs collapsed
@@ -96,6 +115,9 @@ ranges() {
 mib() {
 	awk -v b="$1" 'BEGIN { printf "%.1f MiB", b / 1048576 }'
 }
+
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/gtup.XXXXXX") || exit 2
+trap 'rm -rf "$scratch"' EXIT
 
 status=0
 printf 'script\tplain_ok\tplain_failed\ttraced_ok\ttraced_failed\tskipped\tbroken\tplain_s\ttraced_s\ttrace_bytes\treport_s\treport_rss_kb\tresult\n' \
