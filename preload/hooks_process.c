@@ -2,9 +2,9 @@
  * Hooks at the edges of a process image. Before an exec or _exit the image
  * writes everything it holds and its END record, since no destructor will
  * run; exit() only notes the status for the destructor's END. Exec and
- * spawn add the run's GITTRACE_SESSION to the new program's environment
- * (session.c). dlopen re-announces the module map so stacks through the new
- * library resolve.
+ * spawn add the run's GITTRACE_SESSION, and libgittrace in LD_PRELOAD, to
+ * the new program's environment (exec_env.c). dlopen re-announces the module map so stacks through
+ * the new library resolve.
  */
 #include "record.h"
 
@@ -44,38 +44,15 @@ static void need_real(void)
 }
 
 /*
- * How many slots envp needs with GITTRACE_SESSION added: 0 if nothing is to
- * be added (no session yet, or envp has one already), else its entries + 2.
+ * Declares env: envp with what keeps the new program in the traced run
+ * (exec_env.c), in arrays on the stack (no allocation).
  */
-static size_t session_slots(char *const envp[])
-{
-	const char *session = gt_session_env();
-	if (!session)
-		return 0;
-	size_t name_len = strchr(session, '=') + 1 - session, n = 0;
-	for (; envp && envp[n]; n++)
-		if (!strncmp(envp[n], session, name_len))
-			return 0;
-	return n + 2;
-}
-
-/* envp, or a copy of it in slots (session_slots(envp) of them) with the session added. */
-static char *const *with_session(char *const envp[], char **slots, size_t nslots)
-{
-	if (!nslots)
-		return envp;
-	for (size_t i = 0; i + 2 < nslots; i++)
-		slots[i] = envp[i];
-	slots[nslots - 2] = (char *)gt_session_env();
-	slots[nslots - 1] = NULL;
-	return slots;
-}
-
-/* Declares env: envp with the session added, in a stack array (no allocation). */
 #define GT_SESSION_ENV(env, envp)                                                                  \
-	size_t env##_slots = session_slots(envp);                                                  \
-	char *env##_buf[env##_slots ? env##_slots : 1];                                            \
-	char *const *env = with_session(envp, env##_buf, env##_slots)
+	struct gt_exec_env env##_need;                                                             \
+	gt_exec_env_measure(envp, &env##_need);                                                    \
+	char *env##_slots[env##_need.slots ? env##_need.slots : 1];                                \
+	char env##_preload[env##_need.preload_len ? env##_need.preload_len : 1];                   \
+	char *const *env = gt_exec_env_build(envp, &env##_need, env##_slots, env##_preload)
 
 GT_EXPORT int GT_HOOK_NAME(execve)(const char *path, char *const argv[], char *const envp[])
 {

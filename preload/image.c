@@ -224,6 +224,7 @@ void gt_image_begin(int origin, uint64_t parent_image_id)
 	getrusage(RUSAGE_SELF, &start_usage);
 	write_image(origin, parent_image_id);
 	gt_image_modules();
+	gt_stream_flush();
 }
 
 static uint64_t tv_ns(struct timeval tv)

@@ -5,12 +5,14 @@
  *
  * The pieces, in the order a call meets them:
  *   hooks_*.c   the interposed functions: guard, time the real call, record
+ *               (hooks_fd.c: libunwind's pipe, kept off the program's fds)
  *   tracer.c    whether this call is recorded (state, recursion guard, start)
  *   unwind.c    the caller's stack (libunwind)
  *   stream.c    the image's ordered record buffer and its stack table
  *   writer.c    compresses a full buffer into a block and appends it
  *   image.c     identity of the process image: IMAGE, MODULE, END records
  *   session.c   which file the run writes to, opened safely
+ *   exec_env.c  what a program run by a traced process inherits to stay traced
  *   settings.c  GITTRACE_* environment settings
  *   bootstrap.c real functions and the arena that serves dlsym's early calls
  *   log.c       allocation-free warnings on stderr
@@ -182,6 +184,9 @@ void gt_stream_call(enum gt_fn fn, uint64_t start_ns, uint64_t duration_ns, cons
  */
 void gt_stream_record(enum gt_record_tag tag, const uint8_t *body, size_t len);
 
+/* Writes what the buffer holds now as a block. Called with the guard held. */
+void gt_stream_flush(void);
+
 /*
  * After the image's END record: every later call is written at once, so
  * that calls made by exit handlers or other threads after the end are not
@@ -253,15 +258,52 @@ int gt_session_open(int *origin);
 const char *gt_session_env(void);
 void gt_session_off(void);
 
+/* Keep the tracer's descriptors away from the low numbers a program juggles. */
+#define GT_FD_FLOOR 700
+
+/*
+ * Moves fd to GT_FD_FLOOR or above, close-on-exec, and returns the new
+ * number; fd itself if that fails (too low a descriptor limit).
+ */
+int gt_fd_move_high(int fd);
+
 /*
  * Marks the run's file as one that cannot grow (disk full, size limit), so
  * processes started later stay untraced without warning again.
  */
 void gt_session_mark_failed(void);
 
+/* ---- exec_env.c ----------------------------------------------------- */
+
+/* What envp needs so that a new program stays in the traced run. */
+struct gt_exec_env {
+	size_t slots;		 /* entries of the new envp (NULL included); 0: envp as is */
+	int add_session;	 /* GITTRACE_SESSION is missing */
+	size_t preload_len;	 /* bytes of the new LD_PRELOAD entry (NUL included); 0: none */
+	size_t preload_index;	 /* envp's LD_PRELOAD entry to replace; SIZE_MAX: append */
+	const char *preload_old; /* its value, kept after libgittrace */
+};
+
+/* Finds this library's path (at start, before any exec). */
+void gt_exec_env_init(void);
+
+/* Fills e for envp. Allocation-free, like the build below. */
+void gt_exec_env_measure(char *const envp[], struct gt_exec_env *e);
+
+/*
+ * envp itself if e->slots is 0; else slots (e->slots entries) filled with
+ * envp plus what the run needs, the new LD_PRELOAD entry written into
+ * preload_buf (e->preload_len bytes).
+ */
+char *const *gt_exec_env_build(char *const envp[], const struct gt_exec_env *e, char **slots,
+			       char *preload_buf);
+
 /* ---- image.c -------------------------------------------------------- */
 
-/* Writes IMAGE and MODULE records of a new image. */
+/*
+ * Writes IMAGE and MODULE records of a new image, at once: a process
+ * killed before its first block is full still shows in the trace, as cut.
+ */
 void gt_image_begin(int origin, uint64_t parent_image_id);
 /* Writes the MODULE records again (after dlopen). */
 void gt_image_modules(void);

@@ -36,9 +36,6 @@
 #define SESSION_VAR "GITTRACE_SESSION"
 #define SESSION_OFF "-"
 
-/* Keep our descriptor away from the low numbers a program juggles. */
-#define GT_FD_FLOOR 700
-
 struct gt_writer gt_writer = {.fd = -1};
 
 /* "GITTRACE_SESSION=<path or ->" for new programs; empty until known. */
@@ -153,8 +150,7 @@ static int make_absolute(char *path, size_t cap)
 	return 0;
 }
 
-/* Moves fd above GT_FD_FLOOR, keeps it close-on-exec; returns the new fd. */
-static int move_fd_high(int fd)
+int gt_fd_move_high(int fd)
 {
 	int high = fcntl(fd, F_DUPFD_CLOEXEC, GT_FD_FLOOR);
 	if (high < 0)
@@ -218,7 +214,7 @@ int gt_session_open(int *origin)
 		session_set(SESSION_OFF);
 		return -1;
 	}
-	gt_writer.fd = move_fd_high(fd);
+	gt_writer.fd = gt_fd_move_high(fd);
 	gt_writer.dev = st.st_dev;
 	gt_writer.ino = st.st_ino;
 	gt_writer.fsize_limit = UINT64_MAX;

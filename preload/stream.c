@@ -247,6 +247,13 @@ out:
 	}
 }
 
+void gt_stream_flush(void)
+{
+	pthread_mutex_lock(&st.lock);
+	flush_locked();
+	pthread_mutex_unlock(&st.lock);
+}
+
 void gt_stream_set_ended(int ended)
 {
 	pthread_mutex_lock(&st.lock);

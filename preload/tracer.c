@@ -29,6 +29,7 @@ static void start(void)
 	if (gt_session_open(&origin))
 		return;
 	gt_unwind_init();
+	gt_exec_env_init();
 	gt_image_id = gt_image_new_id();
 	if (gt_writer_init() || gt_stream_init(gt_image_id))
 		return; /* disabled with a warning */
@@ -42,10 +43,12 @@ int gt_enter_slow(void)
 	int expected = GT_STATE_NEW;
 	if (__atomic_compare_exchange_n(&gt_state, &expected, GT_STATE_STARTING, 0,
 					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		int saved_errno = errno; /* opening the file, the unwinder's init */
 		gt_in_tracer = 1;
 		gt_resolve_real();
 		start();
 		gt_in_tracer = 0;
+		errno = saved_errno;
 	} else {
 		/* Another thread is starting: wait, so its call is not lost. */
 		while (__atomic_load_n(&gt_state, __ATOMIC_ACQUIRE) == GT_STATE_STARTING)

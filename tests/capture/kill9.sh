@@ -1,6 +1,7 @@
 # kill9.sh: kill -9 of a traced process leaves a trace whose complete blocks
 # are all readable: the analyzer reads it (complete: false, a warning, exit
-# 0) and `zstd -t` accepts the file without its torn tail.
+# 0) and `zstd -t` accepts the file without its torn tail. A process killed
+# while idle, before its first block filled, is in the trace too, as cut.
 #
 # usage: bash kill9.sh PRELOAD REPORT CHURN_FOREVER WORKDIR
 . "$(dirname "$0")/lib.sh"
@@ -8,6 +9,27 @@
 [ $# -eq 4 ] || fail "usage: kill9.sh PRELOAD REPORT CHURN_FOREVER WORKDIR"
 preload=$1 report=$2 prog=$3 work=$4
 fresh_dir "$work"
+
+# An idle `git cat-file --batch`: it answers one request (so it has started
+# and made its calls), then waits for the next one, and is killed there.
+git init -q "$work/repo"
+mkfifo "$work/requests" "$work/answers"
+env GITTRACE_OUTPUT="$work/idle.zst" LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$preload" \
+	git -C "$work/repo" cat-file --batch <"$work/requests" >"$work/answers" &
+idle=$!
+exec 9>"$work/requests" 8<"$work/answers"
+echo no-such-object >&9
+read -r answer <&8
+check_eq "cat-file answered" "no-such-object missing" "$answer"
+kill -9 "$idle"
+wait "$idle" || true
+exec 8<&- 9>&-
+"$report" --json "$work/idle.zst" >"$work/idle.json" 2>"$work/idle.stderr" ||
+	fail "the report of the idle process failed: $(cat "$work/idle.stderr")"
+check_eq "idle process in the trace" "git -C $work/repo cat-file --batch" \
+	"$(jq -r '.processes[0].argv | join(" ")' "$work/idle.json")"
+check_eq "idle process complete" false "$(jq '.processes[0].complete' "$work/idle.json")"
+check_eq "idle trace complete" false "$(jq .trace.complete "$work/idle.json")"
 trace=$work/trace.zst
 
 # Small blocks, written often, so that the victim has written whole blocks

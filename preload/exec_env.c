@@ -1,0 +1,117 @@
+/*
+ * What a traced process passes on to a program it execs or spawns, so that
+ * the whole tree stays traced into one file:
+ *   - GITTRACE_SESSION=<trace path> (session.c), when envp lacks it;
+ *   - libgittrace in LD_PRELOAD, put back in front when envp no longer
+ *     names it. Programs rewrite LD_PRELOAD: git's test library runs git
+ *     with LD_PRELOAD=libc_malloc_debug.so.0, which would silently leave
+ *     those processes untraced. The run's session says the user asked for
+ *     the whole tree, so the tracer comes back; the program's own entries
+ *     stay, after it.
+ * Nothing is added once the run is untraced (GITTRACE_SESSION=-).
+ *
+ * The new environment lives in arrays on the caller's stack: exec may
+ * follow a fork in a threaded program, where allocating is unsafe.
+ */
+#include "internal.h"
+
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PRELOAD_VAR "LD_PRELOAD="
+
+/* This library's path, as LD_PRELOAD must name it; empty if unknown. */
+static char self_path[PATH_MAX];
+
+void gt_exec_env_init(void)
+{
+	Dl_info info;
+	if (!dladdr((void *)gt_exec_env_init, &info) || !info.dli_fname)
+		return;
+	/* A relative path would break in a child that changed directory. */
+	if (strchr(info.dli_fname, '/') && realpath(info.dli_fname, self_path))
+		return;
+	if (strlen(info.dli_fname) < sizeof(self_path))
+		strcpy(self_path, info.dli_fname);
+}
+
+/* Whether the LD_PRELOAD list (separated by ':' or ' ') names this library. */
+static int names_self(const char *list)
+{
+	size_t n = strlen(self_path);
+	for (const char *p = list; *p;) {
+		size_t len = strcspn(p, ": ");
+		if (len == n && !memcmp(p, self_path, n))
+			return 1;
+		p += len;
+		p += *p != '\0';
+	}
+	return 0;
+}
+
+/* Whether the run is traced: there is a session, and it is not "-". */
+static const char *traced_session(void)
+{
+	const char *s = gt_session_env();
+	if (!s || !strcmp(strchr(s, '=') + 1, "-"))
+		return NULL;
+	return s;
+}
+
+void gt_exec_env_measure(char *const envp[], struct gt_exec_env *e)
+{
+	const char *session = gt_session_env();
+	memset(e, 0, sizeof(*e));
+	if (!session)
+		return;
+	size_t name_len = (size_t)(strchr(session, '=') + 1 - session);
+	int has_session = 0;
+	const char *preload = NULL;
+	size_t n = 0;
+	e->preload_index = SIZE_MAX;
+	for (; envp && envp[n]; n++) {
+		if (!strncmp(envp[n], session, name_len)) {
+			has_session = 1;
+		} else if (!strncmp(envp[n], PRELOAD_VAR, strlen(PRELOAD_VAR))) {
+			/* The loader takes the last one. */
+			preload = envp[n] + strlen(PRELOAD_VAR);
+			e->preload_index = n;
+		}
+	}
+	e->add_session = !has_session;
+	if (traced_session() && self_path[0] && !(preload && names_self(preload))) {
+		e->preload_old = preload;
+		e->preload_len = strlen(PRELOAD_VAR) + strlen(self_path) +
+				 (preload && *preload ? 1 + strlen(preload) : 0) + 1;
+	}
+	if (e->add_session || e->preload_len)
+		e->slots = n + 3; /* the session, LD_PRELOAD if new, NULL */
+}
+
+char *const *gt_exec_env_build(char *const envp[], const struct gt_exec_env *e, char **slots,
+			       char *preload_buf)
+{
+	if (!e->slots)
+		return (char *const *)envp;
+	if (e->preload_len) {
+		char *p = preload_buf;
+		p = stpcpy(p, PRELOAD_VAR);
+		p = stpcpy(p, self_path);
+		if (e->preload_old && *e->preload_old) {
+			*p++ = ':';
+			strcpy(p, e->preload_old);
+		}
+	}
+	size_t n = 0;
+	for (size_t i = 0; envp && envp[i]; i++)
+		slots[n++] = e->preload_len && i == e->preload_index ? preload_buf : envp[i];
+	if (e->preload_len && e->preload_index == SIZE_MAX)
+		slots[n++] = preload_buf;
+	if (e->add_session)
+		slots[n++] = (char *)gt_session_env();
+	slots[n] = NULL;
+	return slots;
+}

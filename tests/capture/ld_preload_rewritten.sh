@@ -1,0 +1,32 @@
+# ld_preload_rewritten.sh: the tree stays traced when a program rewrites
+# LD_PRELOAD for its children, as git's test library does
+# (LD_PRELOAD=libc_malloc_debug.so.0) and as `env -u LD_PRELOAD` does: the
+# run's session puts libgittrace back, in front, at exec (exec_env.c).
+#
+# usage: bash ld_preload_rewritten.sh PRELOAD REPORT WORKDIR
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 3 ] || fail "usage: ld_preload_rewritten.sh PRELOAD REPORT WORKDIR"
+preload=$1 report=$2 work=$3
+fresh_dir "$work"
+other=libc_malloc_debug.so.0
+
+# Both children run git: one without LD_PRELOAD, one with only another library.
+script='unset LD_PRELOAD; git --version; LD_PRELOAD='$other' git --version'
+plain=$(sh -c "$script")
+traced=$(GITTRACE_OUTPUT="$work/trace.zst" run_traced "$preload" sh -c "$script")
+check_eq "output as untraced" "$plain" "$traced"
+"$report" --json "$work/trace.zst" >"$work/report.json"
+check_eq "git images traced" 2 \
+	"$(jq '[.processes[] | select(.argv[0] == "git")] | length' "$work/report.json")"
+check_eq "trace complete" true "$(jq .trace.complete "$work/report.json")"
+
+# What the child sees: libgittrace first, the program's own entry after it.
+seen=$(GITTRACE_OUTPUT="$work/env.zst" run_traced "$preload" \
+	sh -c "LD_PRELOAD=$other exec printenv LD_PRELOAD")
+check_eq "LD_PRELOAD of the child" "$(realpath "$preload"):$other" "$seen"
+# A child that already names libgittrace keeps its LD_PRELOAD as it is.
+seen=$(GITTRACE_OUTPUT="$work/env2.zst" run_traced "$preload" \
+	sh -c "LD_PRELOAD=$other:$(realpath "$preload") exec printenv LD_PRELOAD")
+check_eq "LD_PRELOAD naming libgittrace" "$other:$(realpath "$preload")" "$seen"
+finish
