@@ -253,6 +253,15 @@ void gt_dump_record(void *ctx, const struct gt_image *img, const struct gt_block
 							   : "unknown");
 		break;
 	}
+	case GT_REC_USAGE: {
+		struct gt_rec_usage r;
+		gt_decode_usage(b, rec, &r);
+		fprintf(out,
+			"USAGE minflt=%" PRIu64 " majflt=%" PRIu64 " user_ns=%" PRIu64
+			" system_ns=%" PRIu64,
+			r.minflt, r.majflt, r.user_ns, r.system_ns);
+		break;
+	}
 	default:
 		fprintf(out, "UNKNOWN tag=%u len=%zu", rec->tag, rec->len);
 		break;

@@ -17,6 +17,7 @@ struct gt_interval {
 	uint64_t file_off;   /* file offset mapped at start */
 	uint32_t kind;	     /* enum gt_map_kind */
 	uint32_t path_id;
+	uint32_t again; /* the (file, offset, length) was mapped before */
 };
 
 struct gt_intervals {

@@ -11,6 +11,12 @@
  *   limit >= A + n when A > 0 (eviction stopped because it fit),
  *   limit <  L + n (else the last unmap would not have happened).
  * Without any eviction we only know limit >= the peak pack bytes mapped.
+ *
+ * What thrashing costs: under git's defaults a region is mapped once and
+ * stays, so the maps of regions mapped before, the unmaps that evicted
+ * windows, and the page faults and kernel time while windows of regions
+ * mapped before were live (struct gt_window_cost) are what lowered limits
+ * add.
  */
 #include "maps.h"
 
@@ -59,15 +65,46 @@ static void unmapped_piece(void *ctx, const struct gt_interval *piece,
 			   const struct gt_interval *orig)
 {
 	struct gt_maps *m = ctx;
-	(void)orig;
 	m->mapped_bytes -= piece->len <= m->mapped_bytes ? piece->len : m->mapped_bytes;
-	if (piece->kind == GT_MAP_PACK)
-		m->pack_mapped_bytes -=
-			piece->len <= m->pack_mapped_bytes ? piece->len : m->pack_mapped_bytes;
+	if (piece->kind != GT_MAP_PACK)
+		return;
+	m->pack_mapped_bytes -=
+		piece->len <= m->pack_mapped_bytes ? piece->len : m->pack_mapped_bytes;
+	/* A window counts as gone when all of it is (git unmaps whole windows). */
+	if (piece->start == orig->start && piece->end == orig->end) {
+		uint64_t *live = orig->again ? &m->live_again : &m->live_first;
+		*live -= *live > 0;
+	}
 }
 
-static void note_region(struct gt_maps *m, enum gt_map_kind kind, uint32_t path_id, uint64_t offset,
-			uint64_t len)
+/* Before a map call changes the live windows: the period that ends now. */
+static void end_period(struct gt_maps *m)
+{
+	m->period_first = m->live_first;
+	m->period_again = m->live_again;
+}
+
+void gt_maps_usage(struct gt_maps *m, uint64_t faults, uint64_t system_ns, uint64_t call_ns)
+{
+	double windows = (double)(m->period_first + m->period_again);
+	if (windows == 0)
+		return;
+	double sys = system_ns > call_ns ? (double)(system_ns - call_ns) : 0;
+	double again = (double)m->period_again / windows, first = 1 - again;
+	m->again.faults += (double)faults * again;
+	m->again.system_ns += sys * again;
+	m->first.faults += (double)faults * first;
+	m->first.system_ns += sys * first;
+	if (m->period_again)
+		m->again.any_system_ns += sys;
+	if (m->period_first)
+		m->first.any_system_ns += sys;
+	m->usage_periods++;
+}
+
+/* Counts a map of a region; returns 1 if the region was mapped before. */
+static int note_region(struct gt_maps *m, enum gt_map_kind kind, uint32_t path_id, uint64_t offset,
+		       uint64_t len)
 {
 	struct gt_region *r;
 	struct region_key key;
@@ -76,6 +113,7 @@ static void note_region(struct gt_maps *m, enum gt_map_kind kind, uint32_t path_
 	key.offset = offset;
 	key.len = len;
 	HASH_FIND(hh, m->regions, &key, sizeof(key), r);
+	int again = r != NULL;
 	if (r) {
 		m->remapped_regions++;
 	} else {
@@ -87,17 +125,20 @@ static void note_region(struct gt_maps *m, enum gt_map_kind kind, uint32_t path_
 			m->distinct_pack_regions++;
 	}
 	r->maps++;
+	return again;
 }
 
 void gt_maps_mmap(struct gt_maps *m, uint64_t result, uint64_t len, uint64_t offset,
 		  enum gt_map_kind kind, uint32_t path_id, int failed, uint64_t page_size,
-		  uint64_t t)
+		  uint64_t t, uint64_t dur_ns)
 {
+	end_period(m);
 	if (failed) {
 		m->failed_calls++;
 		return;
 	}
 	if (kind == GT_MAP_PACK && m->evicting) {
+		m->again_calls_ns += m->evict_run_ns;
 		/* See the comment at the top of this file. */
 		uint64_t lo = m->evict_first_before;
 		if (m->pack_mapped_bytes && m->pack_mapped_bytes + len > lo)
@@ -109,10 +150,18 @@ void gt_maps_mmap(struct gt_maps *m, uint64_t result, uint64_t len, uint64_t off
 		m->evictions++;
 	}
 	m->evicting = 0;
+	m->evict_run_ns = 0;
+	int again = kind != GT_MAP_ANONYMOUS && note_region(m, kind, path_id, offset, len);
+	if (kind == GT_MAP_PACK) {
+		m->live_again += again;
+		m->live_first += !again;
+		if (again)
+			m->again_calls_ns += dur_ns;
+	}
 	/* A new mapping replaces whatever it overlaps (MAP_FIXED). */
 	uint64_t end = result + page_round(len, page_size);
 	gt_intervals_remove(&m->live, result, end, unmapped_piece, m);
-	struct gt_interval iv = {result, end, len, offset, kind, path_id};
+	struct gt_interval iv = {result, end, len, offset, kind, path_id, (uint32_t)again};
 	gt_intervals_insert(&m->live, &iv);
 	m->kind[kind].mmaps++;
 	m->kind[kind].bytes += len;
@@ -120,8 +169,6 @@ void gt_maps_mmap(struct gt_maps *m, uint64_t result, uint64_t len, uint64_t off
 	if (kind == GT_MAP_PACK)
 		m->pack_mapped_bytes += len;
 	set_mapped(m, t);
-	if (kind != GT_MAP_ANONYMOUS)
-		note_region(m, kind, path_id, offset, len);
 }
 
 struct munmap_ctx {
@@ -145,8 +192,10 @@ static void munmap_piece(void *ctx, const struct gt_interval *piece, const struc
 	unmapped_piece(c->m, piece, orig);
 }
 
-void gt_maps_munmap(struct gt_maps *m, uint64_t addr, uint64_t len, int failed, uint64_t page_size)
+void gt_maps_munmap(struct gt_maps *m, uint64_t addr, uint64_t len, int failed, uint64_t page_size,
+		    uint64_t dur_ns)
 {
+	end_period(m);
 	if (failed) {
 		m->failed_calls++;
 		return;
@@ -158,20 +207,26 @@ void gt_maps_munmap(struct gt_maps *m, uint64_t addr, uint64_t len, int failed, 
 		m->untracked_munmaps++;
 	for (int k = 0; k < GT_MAP_KIND_COUNT; k++)
 		m->kind[k].munmaps += c.hit[k];
-	if (n && !c.pack_hits)
+	if (n && !c.pack_hits) {
 		m->evicting = 0;
+		m->evict_run_ns = 0;
+	} else if (c.pack_hits) {
+		m->evict_run_ns += dur_ns; /* an eviction if a pack map follows */
+	}
 }
 
 void gt_maps_mremap(struct gt_maps *m, uint64_t old_addr, uint64_t old_len, uint64_t new_len,
 		    uint64_t result, int failed, uint64_t page_size, uint64_t t)
 {
+	end_period(m);
 	m->evicting = 0;
+	m->evict_run_ns = 0;
 	if (failed) {
 		m->failed_calls++;
 		return;
 	}
 	const struct gt_interval *hit = gt_intervals_find(&m->live, old_addr);
-	struct gt_interval moved = {0, 0, 0, 0, GT_MAP_ANONYMOUS, 0};
+	struct gt_interval moved = {0, 0, 0, 0, GT_MAP_ANONYMOUS, 0, 0};
 	if (hit)
 		moved = *hit;
 	uint64_t file_off = hit ? hit->file_off + (old_addr - hit->start) : 0;
@@ -179,12 +234,16 @@ void gt_maps_mremap(struct gt_maps *m, uint64_t old_addr, uint64_t old_len, uint
 			    unmapped_piece, m);
 	uint64_t end = result + page_round(new_len, page_size);
 	gt_intervals_remove(&m->live, result, end, unmapped_piece, m);
-	struct gt_interval iv = {result, end, new_len, file_off, moved.kind, moved.path_id};
+	struct gt_interval iv = {result,     end,	    new_len,	file_off,
+				 moved.kind, moved.path_id, moved.again};
 	gt_intervals_insert(&m->live, &iv);
 	m->kind[moved.kind].mremaps++;
 	m->mapped_bytes += new_len;
-	if (moved.kind == GT_MAP_PACK)
+	if (moved.kind == GT_MAP_PACK) {
 		m->pack_mapped_bytes += new_len;
+		m->live_again += moved.again;
+		m->live_first += !moved.again;
+	}
 	set_mapped(m, t);
 }
 

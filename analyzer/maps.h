@@ -22,6 +22,20 @@ struct gt_kind_stats {
 	uint64_t bytes;	  /* bytes mapped (asked-for lengths) */
 };
 
+/*
+ * What pack windows cost while they were mapped, from the thread's page
+ * faults and kernel time read after each file map and unmap (format 1.2
+ * USAGE). Between two readings, the faults and kernel time (less the map
+ * call's own) are shared among the pack windows mapped at the time;
+ * windows of a region mapped before ("again") would not have been
+ * unmapped and faulted in anew under git's default limits.
+ */
+struct gt_window_cost {
+	double faults;	      /* page faults, this kind's share */
+	double system_ns;     /* kernel time outside map calls, this kind's share */
+	double any_system_ns; /* kernel time of periods with one such window mapped */
+};
+
 struct gt_maps {
 	struct gt_intervals live;
 	struct gt_kind_stats kind[GT_MAP_KIND_COUNT];
@@ -29,7 +43,13 @@ struct gt_maps {
 	uint64_t untracked_munmaps; /* successful munmaps that hit no traced mapping */
 	uint64_t mapped_bytes, peak_mapped_bytes, peak_ns;
 	uint64_t pack_mapped_bytes, peak_pack_mapped_bytes;
-	uint64_t remapped_regions; /* maps of a (file, offset, length) mapped before */
+	uint64_t remapped_regions;	    /* maps of a (file, offset, length) mapped before */
+	struct gt_window_cost first, again; /* windows of new regions / of regions mapped before */
+	uint64_t again_calls_ns;	 /* in maps of regions mapped before, and evicting unmaps */
+	uint64_t usage_periods;		 /* readings that had pack windows to share among */
+	uint64_t live_first, live_again; /* pack windows mapped now */
+	uint64_t period_first, period_again; /* the same before the last map call */
+	uint64_t evict_run_ns;		     /* unmaps of the current run of pack unmaps */
 	uint64_t distinct_pack_regions;
 	struct gt_region *regions; /* uthash by (path_id, offset, length) */
 
@@ -49,8 +69,9 @@ void gt_maps_init(struct gt_maps *m);
  */
 void gt_maps_mmap(struct gt_maps *m, uint64_t result, uint64_t len, uint64_t offset,
 		  enum gt_map_kind kind, uint32_t path_id, int failed, uint64_t page_size,
-		  uint64_t t);
-void gt_maps_munmap(struct gt_maps *m, uint64_t addr, uint64_t len, int failed, uint64_t page_size);
+		  uint64_t t, uint64_t dur_ns);
+void gt_maps_munmap(struct gt_maps *m, uint64_t addr, uint64_t len, int failed, uint64_t page_size,
+		    uint64_t dur_ns);
 void gt_maps_mremap(struct gt_maps *m, uint64_t old_addr, uint64_t old_len, uint64_t new_len,
 		    uint64_t result, int failed, uint64_t page_size, uint64_t t);
 
@@ -65,6 +86,12 @@ uint64_t gt_maps_inferred_window(const struct gt_maps *m);
 
 /* Pack maps ÷ distinct pack regions (0 if no pack maps). */
 double gt_maps_thrash_ratio(const struct gt_maps *m);
+
+/*
+ * A thread's reading right after a map call: faults and kernel time since
+ * its previous reading, and the duration of that map call.
+ */
+void gt_maps_usage(struct gt_maps *m, uint64_t faults, uint64_t system_ns, uint64_t call_ns);
 
 /* Ends the image: settles the no-eviction bound on the limit. */
 void gt_maps_finish(struct gt_maps *m);

@@ -282,6 +282,13 @@ static void apply_call(struct gt_model *m, struct gt_image *img, const struct gt
 		dur = cap;
 	}
 	img->fn_ns[c->fn] += dur;
+	img->last_call_ns = dur;
+	if (c->fn <= GT_FN_PVALLOC) {
+		int bucket = dur ? 63 - __builtin_clzll(dur) : 0;
+		bucket = bucket < GT_DURATION_BUCKETS ? bucket : GT_DURATION_BUCKETS - 1;
+		img->alloc_durations[bucket]++;
+		img->alloc_duration_ns[bucket] += dur;
+	}
 	img->events++;
 	m->events++;
 
@@ -329,11 +336,11 @@ static void apply_call(struct gt_model *m, struct gt_image *img, const struct gt
 							  : gt_map_classify(c->path.p, c->path.len);
 		uint32_t path_id = kind == GT_MAP_ANONYMOUS ? 0 : intern_path(m, &c->path);
 		gt_maps_mmap(&img->maps, c->result, c->len, c->offset, kind, path_id,
-			     map_failed(img, c->result), img->page_size, t);
+			     map_failed(img, c->result), img->page_size, t, dur);
 		break;
 	}
 	case GT_FN_MUNMAP:
-		gt_maps_munmap(&img->maps, c->addr, c->len, c->sret != 0, img->page_size);
+		gt_maps_munmap(&img->maps, c->addr, c->len, c->sret != 0, img->page_size, dur);
 		break;
 	case GT_FN_MREMAP:
 		gt_maps_mremap(&img->maps, c->old_addr, c->old_len, c->new_len, c->result,
@@ -344,6 +351,23 @@ static void apply_call(struct gt_model *m, struct gt_image *img, const struct gt
 	}
 	gt_timeline_note(&img->timeline, img->has_info ? img->start_mono_ns : img->first_ns, t, h,
 			 &img->maps, c->fn >= GT_FN_MMAP && c->fn <= GT_FN_MREMAP);
+}
+
+/* A thread's reading after its last map call: what passed since its previous one. */
+static void apply_usage(struct gt_image *img, const struct gt_rec_usage *u)
+{
+	if (!img->cur)
+		img->cur = thread_for(img, 1);
+	struct gt_thread *t = img->cur;
+	if (t->has_usage) {
+		uint64_t was = t->usage.minflt + t->usage.majflt, now = u->minflt + u->majflt;
+		gt_maps_usage(&img->maps, now > was ? now - was : 0,
+			      u->system_ns > t->usage.system_ns ? u->system_ns - t->usage.system_ns
+								: 0,
+			      img->last_call_ns);
+	}
+	t->usage = *u;
+	t->has_usage = 1;
 }
 
 static void check_seq(struct gt_model *m, struct gt_image *img, const struct gt_block *b)
@@ -423,6 +447,12 @@ void gt_model_feed(struct gt_model *m, const struct gt_block *b)
 			struct gt_rec_dropped r;
 			gt_decode_dropped(b, &rec, &r);
 			img->dropped_calls += r.count;
+			break;
+		}
+		case GT_REC_USAGE: {
+			struct gt_rec_usage r;
+			gt_decode_usage(b, &rec, &r);
+			apply_usage(img, &r);
 			break;
 		}
 		default:
@@ -541,6 +571,28 @@ static double sum_ns(const struct gt_image *img, int from, int to)
 double gt_image_allocator_seconds(const struct gt_image *img)
 {
 	return sum_ns(img, GT_FN_MALLOC, GT_FN_PVALLOC);
+}
+
+double gt_image_allocator_excess_seconds(const struct gt_image *img, double q)
+{
+	uint64_t total = 0, seen = 0;
+	for (int b = 0; b < GT_DURATION_BUCKETS; b++)
+		total += img->alloc_durations[b];
+	if (!total)
+		return 0;
+	/* The quantile's bucket; the mean call in it stands for the usual call. */
+	int qb = 0;
+	while (qb < GT_DURATION_BUCKETS - 1 &&
+	       (double)(seen + img->alloc_durations[qb]) < q * (double)total)
+		seen += img->alloc_durations[qb++];
+	double usual = img->alloc_durations[qb] ? (double)img->alloc_duration_ns[qb] /
+							  (double)img->alloc_durations[qb]
+						: 0;
+	double excess = 0;
+	for (int b = qb + 1; b < GT_DURATION_BUCKETS; b++)
+		excess +=
+			(double)img->alloc_duration_ns[b] - usual * (double)img->alloc_durations[b];
+	return excess > 0 ? excess / 1e9 : 0;
 }
 
 double gt_image_mmap_seconds(const struct gt_image *img)

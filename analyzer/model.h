@@ -35,8 +35,13 @@ struct gt_stack {
 struct gt_thread {
 	struct gt_heap_thread heap; /* heap.serial is the key */
 	uint64_t tid;
+	struct gt_rec_usage usage; /* its last USAGE reading (format 1.2) */
+	int has_usage;
 	UT_hash_handle hh;
 };
+
+/* Durations of malloc-family calls in powers of two of ns: bucket b holds [2^b, 2^(b+1)). */
+#define GT_DURATION_BUCKETS 40
 
 struct gt_image {
 	uint64_t id; /* key */
@@ -57,9 +62,10 @@ struct gt_image {
 	int missing_blocks; /* a block was missing by seq, or seq 0 never seen */
 	uint32_t next_seq;
 
-	uint64_t now_ns;   /* time of the last CALL */
-	int block_start;   /* the next CALL's delta is from the block's base_ns */
-	uint64_t first_ns; /* time of the first CALL (0 if none) */
+	uint64_t now_ns;       /* time of the last CALL */
+	uint64_t last_call_ns; /* duration of the last CALL */
+	int block_start;       /* the next CALL's delta is from the block's base_ns */
+	uint64_t first_ns;     /* time of the first CALL (0 if none) */
 	struct gt_thread *threads, *cur;
 	struct gt_module *mods;
 	size_t nmods;
@@ -67,7 +73,9 @@ struct gt_image {
 
 	uint64_t calls[GT_FN_COUNT];
 	uint64_t fn_ns[GT_FN_COUNT]; /* summed durations */
-	uint64_t events;	     /* CALL records */
+	/* The malloc family's calls by duration: counts and summed ns. */
+	uint64_t alloc_durations[GT_DURATION_BUCKETS], alloc_duration_ns[GT_DURATION_BUCKETS];
+	uint64_t events; /* CALL records */
 	uint64_t unknown_records;
 	struct gt_heap heap;
 	struct gt_maps maps;
@@ -124,6 +132,12 @@ int gt_image_complete(const struct gt_image *img);
 
 /* Seconds inside the malloc family / inside mmap, munmap, mremap. */
 double gt_image_allocator_seconds(const struct gt_image *img);
+/*
+ * Seconds the malloc family's calls spent beyond its usual call, summed
+ * over the calls slower than that: the usual call is the mean call of the
+ * power-of-two duration bucket that holds the q-quantile (0 < q < 1).
+ */
+double gt_image_allocator_excess_seconds(const struct gt_image *img, double q);
 double gt_image_mmap_seconds(const struct gt_image *img);
 
 void gt_model_free(struct gt_model *m);

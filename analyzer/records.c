@@ -249,6 +249,16 @@ void gt_decode_dropped(const struct gt_block *b, const struct gt_rec *r, struct 
 	check(b, r, &c);
 }
 
+void gt_decode_usage(const struct gt_block *b, const struct gt_rec *r, struct gt_rec_usage *o)
+{
+	struct gt_cursor c = body(r);
+	o->minflt = gt_get_uv(&c);
+	o->majflt = gt_get_uv(&c);
+	o->user_ns = gt_get_uv(&c);
+	o->system_ns = gt_get_uv(&c);
+	check(b, r, &c);
+}
+
 const char *gt_rec_tag_name(uint8_t tag)
 {
 	switch (tag) {
@@ -268,6 +278,8 @@ const char *gt_rec_tag_name(uint8_t tag)
 		return "EXEC_FAILED";
 	case GT_REC_DROPPED:
 		return "DROPPED";
+	case GT_REC_USAGE:
+		return "USAGE";
 	}
 	return NULL;
 }

@@ -92,6 +92,11 @@ struct gt_rec_dropped {
 	uint64_t count, reason;
 };
 
+/* A thread's rusage right after the CALL it follows (format 1.2). */
+struct gt_rec_usage {
+	uint64_t minflt, majflt, user_ns, system_ns;
+};
+
 /*
  * Decoders. `where` is the block, for error messages. gt_decode_call
  * returns 0 (and decodes nothing) for a function number it does not know,
@@ -107,6 +112,7 @@ void gt_decode_exec_failed(const struct gt_block *b, const struct gt_rec *r,
 			   struct gt_rec_exec_failed *out);
 void gt_decode_dropped(const struct gt_block *b, const struct gt_rec *r,
 		       struct gt_rec_dropped *out);
+void gt_decode_usage(const struct gt_block *b, const struct gt_rec *r, struct gt_rec_usage *out);
 
 /* "IMAGE", "CALL", …; NULL for a tag this reader does not know. */
 const char *gt_rec_tag_name(uint8_t tag);

@@ -44,10 +44,26 @@ static void strings(struct gt_json *j, char *const *v, size_t n)
 	gt_json_end_array(j);
 }
 
+static void prediction(struct gt_json *j, const char *remedy, const struct gt_prediction *p)
+{
+	gt_json_begin_object(j);
+	gt_json_kv_str(j, "remedy", remedy);
+	gt_json_kv_bool(j, "applies", p->applies);
+	gt_json_kv_double(j, "gain", p->gain);
+	gt_json_kv_double(j, "low", p->low);
+	gt_json_kv_double(j, "high", p->high);
+	gt_json_end_object(j);
+}
+
 static void verdict(struct gt_json *j, const struct gt_verdict *v)
 {
 	gt_json_begin_object(j);
 	gt_json_kv_str(j, "class", gt_verdict_class_names[v->cls]);
+	gt_json_key(j, "predictions");
+	gt_json_begin_array(j);
+	prediction(j, "default-windows", &v->window);
+	prediction(j, "allocator", &v->allocator);
+	gt_json_end_array(j);
 	gt_json_kv_double(j, "allocator_time_share", v->allocator_share);
 	gt_json_kv_double(j, "mmap_time_share", v->mmap_share);
 	gt_json_kv_double(j, "window_bound", v->window_bound);
@@ -181,6 +197,15 @@ static void process(struct gt_json *j, const struct gt_proc *p, size_t top)
 		gt_json_null(j);
 	gt_json_kv_uint(j, "distinct_pack_regions", m->distinct_pack_regions);
 	gt_json_kv_double(j, "thrash_ratio", p->thrash);
+	gt_json_key(j, "window_cost");
+	gt_json_begin_object(j);
+	gt_json_kv_bool(j, "measured", m->usage_periods > 0);
+	gt_json_kv_double(j, "again_calls_seconds", (double)m->again_calls_ns / 1e9);
+	gt_json_kv_double(j, "again_faults", m->again.faults);
+	gt_json_kv_double(j, "again_system_seconds", m->again.system_ns / 1e9);
+	gt_json_kv_double(j, "first_faults", m->first.faults);
+	gt_json_kv_double(j, "first_system_seconds", m->first.system_ns / 1e9);
+	gt_json_end_object(j);
 	gt_json_key(j, "packed_git_limit");
 	gt_json_begin_object(j);
 	gt_json_kv_uint(j, "evictions", m->evictions);

@@ -169,6 +169,13 @@ static void fill_input(struct gt_verdict_input *in, const struct gt_proc *p)
 	in->evictions = mp->evictions;
 	in->limit_at_least = mp->limit_at_least;
 	in->limit_below = mp->limit_below;
+	in->has_window_cost = mp->usage_periods > 0;
+	in->again_calls_seconds = (double)mp->again_calls_ns / 1e9;
+	in->again_faults = mp->again.faults;
+	in->again_system_seconds = mp->again.system_ns / 1e9;
+	in->again_any_system_seconds = mp->again.any_system_ns / 1e9;
+	in->allocator_excess_usual = gt_image_allocator_excess_seconds(img, 0.5);
+	in->allocator_excess_slow = gt_image_allocator_excess_seconds(img, 0.9);
 	in->env = (const char *const *)img->env;
 	in->envc = img->envc;
 }
@@ -238,6 +245,13 @@ static void tree_input(struct gt_verdict_input *in, const struct gt_summary *s)
 		in->pack_regions += one.pack_regions;
 		in->loose_mmaps += one.loose_mmaps;
 		in->evictions += one.evictions;
+		in->has_window_cost |= one.has_window_cost;
+		in->again_calls_seconds += one.again_calls_seconds;
+		in->again_faults += one.again_faults;
+		in->again_system_seconds += one.again_system_seconds;
+		in->again_any_system_seconds += one.again_any_system_seconds;
+		in->allocator_excess_usual += one.allocator_excess_usual;
+		in->allocator_excess_slow += one.allocator_excess_slow;
 		if (!packiest || one.pack_mmaps > packiest->img->maps.kind[GT_MAP_PACK].mmaps)
 			packiest = p;
 	}

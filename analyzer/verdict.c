@@ -99,47 +99,77 @@ static const char *command(const struct gt_verdict_input *in)
 	return in->command && *in->command ? in->command : "COMMAND";
 }
 
-void gt_verdict_compute(struct gt_verdict *v, const struct gt_verdict_input *in)
+/* x as a share of the basis, at most 1. */
+static double share(double x, double basis)
 {
-	memset(v, 0, sizeof(*v));
-	double denom = in->cpu_seconds;
-	if (denom <= 0) {
-		denom = in->wall_seconds;
-		v->shares_of_wall = 1;
-	}
-	if (denom > 0) {
-		v->allocator_share = in->allocator_seconds / denom;
-		v->mmap_share = in->mmap_seconds / denom;
-		/*
-		 * A mapped window costs page faults after mmap returns, outside any
-		 * call: kernel time. The bound counts all of it (it also holds the
-		 * map calls' own kernel part, so it errs high, never low).
-		 */
-		double wb = (in->mmap_seconds + in->system_seconds) / denom;
-		v->window_bound = wb < 1 ? wb : 1;
-	}
-	double as = v->allocator_share, ms = v->mmap_share, wb = v->window_bound;
-	uint64_t pack_calls = in->pack_mmaps + in->pack_munmaps;
-	double thrash = in->pack_regions ? (double)in->pack_mmaps / (double)in->pack_regions : 0;
-	int pack_bulk = in->map_calls && (double)pack_calls >= GT_PACK_BULK_MIN * in->map_calls;
+	double r = basis > 0 ? x / basis : 0;
+	return r < 1 ? r : 1;
+}
 
-	if (as >= GT_ALLOCATOR_SHARE_MIN && as > ms)
-		v->cls = GT_VERDICT_ALLOCATOR;
-	else if (ms >= GT_MAP_SHARE_MIN && ms >= as && (pack_bulk || thrash >= GT_THRASH_HIGH))
-		v->cls = GT_VERDICT_WINDOW;
-	else
-		v->cls = GT_VERDICT_NEITHER;
+/*
+ * What git's default windows would save: nothing unless pack regions were
+ * mapped again (only lowered limits unmap and remap them). See verdict.h.
+ */
+static struct gt_prediction predict_windows(const struct gt_verdict_input *in, double basis)
+{
+	struct gt_prediction p = {0};
+	p.applies = in->evictions || in->again_calls_seconds > 0 ||
+		    (in->window && in->window < DEFAULT_WINDOW);
+	if (!p.applies)
+		return p;
+	double calls = in->again_calls_seconds;
+	if (in->has_window_cost) {
+		p.low = share(calls, basis);
+		p.gain = share(calls + in->again_system_seconds, basis);
+		p.high = share(calls + in->again_any_system_seconds, basis);
+	} else {
+		/* A trace before 1.2: no readings, all kernel time is the high end. */
+		p.low = p.gain = share(calls, basis);
+		p.high = share(calls + in->system_seconds, basis);
+	}
+	return p;
+}
 
+/* What another allocator would save. See verdict.h. */
+static struct gt_prediction predict_allocator(const struct gt_verdict_input *in, double basis)
+{
+	struct gt_prediction p = {0};
+	p.applies = in->allocator_seconds > 0;
+	p.low = share(in->allocator_excess_slow, basis);
+	p.gain = share(in->allocator_excess_usual, basis);
+	p.high = share(in->allocator_seconds, basis);
+	if (p.gain < p.low)
+		p.gain = p.low;
+	if (p.high < p.gain)
+		p.high = p.gain;
+	return p;
+}
+
+static void time_inside(struct gt_verdict *v, const struct gt_verdict_input *in, double denom)
+{
 	const char *of =
 		v->shares_of_wall ? "wall time (no CPU time: the process did not end)" : "CPU time";
-	EVIDENCE("%.1f%% of %s inside the malloc family (%.3f s): a perfect allocator could "
-		 "save at most that much; an upper bound, not a prediction",
-		 100 * as, of, in->allocator_seconds);
-	EVIDENCE("%.1f%% of %s inside mmap/munmap/mremap (%.3f s); with the kernel's time "
-		 "outside them (%.3f s of system time, where page faults on mapped windows are "
-		 "paid), a perfect window setting "
-		 "could save at most %.1f%%",
-		 100 * ms, of, in->mmap_seconds, in->system_seconds, 100 * wb);
+	EVIDENCE("another allocator: predicted to save %.1f%% (%.1f–%.1f%%): the time glibc's "
+		 "slower calls took beyond its usual (median) call; beyond its 90th-percentile "
+		 "call: the low end; all the time inside: the high end. Cache effects are not "
+		 "seen; gittrace --confirm measures",
+		 100 * v->allocator.gain, 100 * v->allocator.low, 100 * v->allocator.high);
+	EVIDENCE("%.1f%% of %s inside the malloc family (%.3f s): time inside, an estimate of "
+		 "what the allocator costs, not a bound on what another one saves",
+		 100 * v->allocator_share, of, in->allocator_seconds);
+	if (v->window.applies)
+		EVIDENCE("git's default windows: predicted to save %.1f%% (%.1f–%.1f%%): %.3f s "
+			 "in maps of regions mapped before and in evicting unmaps, %.3f s of "
+			 "kernel time (%.0f page faults) while such windows were mapped%s",
+			 100 * v->window.gain, 100 * v->window.low, 100 * v->window.high,
+			 in->again_calls_seconds, in->again_system_seconds, in->again_faults,
+			 in->has_window_cost ? ""
+					     : " (this trace has no fault readings: a trace "
+					       "format before 1.2)");
+	EVIDENCE("%.1f%% of %s inside mmap/munmap/mremap (%.3f s); with all the kernel's time "
+		 "(%.3f s of system time), no window setting can save more than %.1f%%",
+		 100 * v->mmap_share, of, in->mmap_seconds, in->system_seconds,
+		 100 * v->window_bound);
 	if (!v->shares_of_wall && in->tracer_seconds > 0)
 		EVIDENCE("shares are of the program's own CPU time, %.3f s: the tracer's "
 			 "estimated %.3f s are left out",
@@ -148,6 +178,61 @@ void gt_verdict_compute(struct gt_verdict *v, const struct gt_verdict_input *in)
 		EVIDENCE("%llu calls took implausibly long for the bytes they handled (a busy "
 			 "machine: the thread waited for a CPU); %.3f s left out of the shares",
 			 (unsigned long long)in->capped_calls, in->capped_seconds);
+}
+
+static void window_suggestions(struct gt_verdict *v, const struct gt_verdict_input *in)
+{
+	char a[32];
+	if (in->evictions)
+		SUGGEST("git config --unset core.packedGitLimit (default 32 TiB on 64-bit), or set "
+			"it above the size of your packs");
+	if (in->window && in->window < DEFAULT_WINDOW) {
+		gt_format_bytes(a, sizeof(a), in->window);
+		SUGGEST("git config --unset core.packedGitWindowSize (now %s; default 1g on "
+			"64-bit), or set core.packedGitWindowSize=1g",
+			a);
+	}
+	SUGGEST("find which config file sets them: GIT_TRACE2=1 "
+		"GIT_TRACE2_CONFIG_PARAMS='core.packed*' git version, or git config "
+		"--show-origin --get-regexp '^core\\.packed'");
+}
+
+/* The clause a headline ends with when windows were lowered but are not the class. */
+static const char *lowered_clause(const struct gt_verdict *v, const struct gt_verdict_input *in,
+				  char *buf, size_t size)
+{
+	if (!in->evictions || v->cls == GT_VERDICT_WINDOW)
+		return "";
+	snprintf(buf, size,
+		 "; core.packedGitLimit was lowered (%llu evictions), which costs about %.0f%% "
+		 "(%.0f–%.0f%%)",
+		 (unsigned long long)in->evictions, 100 * v->window.gain, 100 * v->window.low,
+		 100 * v->window.high);
+	return buf;
+}
+
+void gt_verdict_compute(struct gt_verdict *v, const struct gt_verdict_input *in)
+{
+	memset(v, 0, sizeof(*v));
+	double denom = in->cpu_seconds;
+	if (denom <= 0) {
+		denom = in->wall_seconds;
+		v->shares_of_wall = 1;
+	}
+	v->allocator_share = share(in->allocator_seconds, denom);
+	v->mmap_share = share(in->mmap_seconds, denom);
+	v->window_bound = share(in->mmap_seconds + in->system_seconds, denom);
+	v->window = predict_windows(in, denom);
+	v->allocator = predict_allocator(in, denom);
+
+	const struct gt_prediction *best =
+		v->window.gain >= v->allocator.gain ? &v->window : &v->allocator;
+	if (best->gain < GT_GAIN_CLASS_MIN)
+		v->cls = GT_VERDICT_NEITHER;
+	else
+		v->cls = best == &v->window ? GT_VERDICT_WINDOW : GT_VERDICT_ALLOCATOR;
+
+	time_inside(v, in, denom);
 	if (in->allocations && denom > 0)
 		EVIDENCE("%llu allocations (%.0f per second), %llu temporary",
 			 (unsigned long long)in->allocations, (double)in->allocations / denom,
@@ -158,60 +243,48 @@ void gt_verdict_compute(struct gt_verdict *v, const struct gt_verdict_input *in)
 		EVIDENCE("%llu loose objects mapped: objects not in packs",
 			 (unsigned long long)in->loose_mmaps);
 
-	char a[32];
+	char clause[160];
+	const char *lowered = lowered_clause(v, in, clause, sizeof(clause));
 	switch (v->cls) {
+	case GT_VERDICT_WINDOW:
+		v->headline = fmt("window-bound: git's default pack windows would save about "
+				  "%.0f%% of the run (%.0f–%.0f%%); unset core.packedGitLimit "
+				  "and core.packedGitWindowSize",
+				  100 * v->window.gain, 100 * v->window.low, 100 * v->window.high);
+		window_suggestions(v, in);
+		SUGGEST("measure what git's defaults win: gittrace --confirm -- %s", command(in));
+		break;
 	case GT_VERDICT_ALLOCATOR:
 		for (size_t i = 0; i < in->ntop_sites && i < 3; i++)
 			EVIDENCE("top churning site: %s", in->top_sites[i]);
-		v->headline = fmt("allocator-bound: up to %.0f%% of the run is in malloc/free; "
-				  "compare allocators with gittrace ab",
-				  100 * as);
-		SUGGEST("measure what another allocator wins, in interleaved runs: gittrace ab "
-			"--alloc mimalloc --alloc jemalloc -- %s (Debian: libmimalloc2.0, "
-			"libjemalloc2)",
-			command(in));
+		v->headline = fmt("allocator-bound: another allocator would save about %.0f%% of "
+				  "the run (%.0f–%.0f%%); confirm with gittrace --confirm%s",
+				  100 * v->allocator.gain, 100 * v->allocator.low,
+				  100 * v->allocator.high, lowered);
+		SUGGEST("measure what another allocator wins: gittrace --confirm -- %s (or "
+			"gittrace ab --alloc mimalloc --alloc jemalloc -- %s; Debian: "
+			"libmimalloc2.0, libjemalloc2)",
+			command(in), command(in));
 		if (in->ntop_sites && strcmp(in->top_sites[0], "?") != 0)
 			SUGGEST("reduce churn at the top sites, starting with %s",
 				in->top_sites[0]);
-		break;
-	case GT_VERDICT_WINDOW:
-		v->headline = fmt("window-bound: up to %.0f%% of the run is in mmap/munmap and "
-				  "its page faults; unset core.packedGitLimit and "
-				  "core.packedGitWindowSize",
-				  100 * wb);
 		if (in->evictions)
-			SUGGEST("git config --unset core.packedGitLimit (default 32 TiB on "
-				"64-bit), "
-				"or set it above the size of your packs");
-		if (in->window && in->window < DEFAULT_WINDOW) {
-			gt_format_bytes(a, sizeof(a), in->window);
-			SUGGEST("git config --unset core.packedGitWindowSize (now %s; default "
-				"1g on 64-bit), or set core.packedGitWindowSize=1g",
-				a);
-		}
-		SUGGEST("find which config file sets them: GIT_TRACE2=1 "
-			"GIT_TRACE2_CONFIG_PARAMS='core.packed*' git version, or git config "
-			"--show-origin --get-regexp '^core\\.packed'");
-		SUGGEST("measure what git's defaults win, in interleaved runs: gittrace ab "
-			"--variant 'defaults=-c core.packedGitWindowSize=1g -c "
-			"core.packedGitLimit=32t' -- %s",
-			command(in));
+			window_suggestions(v, in);
 		break;
 	case GT_VERDICT_NEITHER:
-		v->headline = fmt("neither: no allocator or window change can win more than "
-				  "%.0f%% / %.0f%% of this run",
-				  100 * as, 100 * wb);
-		SUGGEST("no allocator change can win more than %.1f%% and no window setting more "
-			"than %.1f%% of this run: look elsewhere (I/O, hashing, deltas)",
-			100 * as, 100 * wb);
+		v->headline =
+			fmt("neither: no remedy is predicted to save %.0f%% of the run "
+			    "(default windows about %.0f%%, another allocator about %.0f%%)%s",
+			    100 * GT_GAIN_CLASS_MIN, 100 * v->window.gain, 100 * v->allocator.gain,
+			    *lowered ? lowered : "; look elsewhere (I/O, hashing, deltas)");
+		if (in->evictions)
+			window_suggestions(v, in);
+		SUGGEST("check the prediction by measuring: gittrace --confirm -- %s", command(in));
 		break;
 	}
 	if (in->loose_mmaps)
 		SUGGEST("run git gc (or git maintenance run --task=gc) to pack loose objects; "
 			"this is not a window problem");
-	if (in->evictions && v->cls != GT_VERDICT_WINDOW)
-		SUGGEST("core.packedGitLimit was lowered (LRU unmaps seen): git config --unset "
-			"core.packedGitLimit unless that was deliberate");
 }
 
 void gt_verdict_release(struct gt_verdict *v)

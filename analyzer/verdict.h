@@ -1,16 +1,23 @@
 /*
- * The verdict: allocator-bound, window-bound or neither, computed from
- * measured time shares and git-aware map facts, with the evidence that led
- * there and suggestions a user can act on. Pure computation over a small
- * input struct, so it is unit-tested without a trace.
+ * The verdict: a prediction of what each remedy the trace points at would
+ * save on this machine, with an interval, and the class that follows from
+ * it; the evidence that led there and suggestions a user can act on. Pure
+ * computation over a small input struct, so it is unit-tested without a
+ * trace or a clock (docs/report.md, "Verdict").
  *
- * Thresholds (docs/report.md, "Verdict"):
- *   allocator-bound: allocator share >= GT_ALLOCATOR_SHARE_MIN and larger
- *     than the map share;
- *   window-bound: map share >= GT_MAP_SHARE_MIN, larger than the allocator
- *     share, and pack windows are the bulk of map calls (>= GT_PACK_BULK_MIN
- *     of mmap+munmap calls) or the thrash ratio is >= GT_THRASH_HIGH;
- *   else neither.
+ * Predicted savings, as shares of the program's own CPU time:
+ *   default windows: the calls that lowered limits add (maps of regions
+ *     mapped before, unmaps that evicted windows), plus the kernel time
+ *     (page faults) while windows of regions mapped before were mapped,
+ *     measured on this machine by the preload (format 1.2 USAGE). Low end:
+ *     the calls alone; high end: all kernel time of the periods with such a
+ *     window mapped.
+ *   another allocator: the time glibc's slower calls took beyond its usual
+ *     (median) call: what an allocator whose every call is usual would save.
+ *     Low end: beyond its 90th-percentile call; high end: all the time
+ *     inside the malloc family. Cache and page-fault effects are not seen.
+ * Class: the remedy with the larger predicted saving when that is at
+ * least GT_GAIN_CLASS_MIN; else neither. `gittrace --confirm` measures.
  */
 #ifndef GT_VERDICT_H
 #define GT_VERDICT_H
@@ -18,10 +25,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GT_ALLOCATOR_SHARE_MIN 0.50
-#define GT_MAP_SHARE_MIN       0.10
-#define GT_PACK_BULK_MIN       0.50
-#define GT_THRASH_HIGH	       2.0
+/* A predicted saving this large makes the class. */
+#define GT_GAIN_CLASS_MIN 0.10
+/* Below this, a remedy is not worth a suggestion of its own in the headline. */
+#define GT_GAIN_NOTABLE_MIN 0.05
 
 enum gt_verdict_class {
 	GT_VERDICT_NEITHER = 0,
@@ -46,22 +53,40 @@ struct gt_verdict_input {
 	uint64_t pack_regions;		   /* distinct pack (file, offset, length) */
 	uint64_t loose_mmaps;
 	uint64_t window;		      /* inferred window, 0 unknown */
-	uint64_t max_pack_map;		      /* longest pack map seen */
 	uint64_t evictions;		      /* LRU unmaps of pack windows */
 	uint64_t limit_at_least, limit_below; /* limit_below UINT64_MAX: none */
-	const char *const *env;		      /* allocator-relevant NAME=value */
+	/* What lowered limits cost (maps.h, struct gt_window_cost). */
+	int has_window_cost;		 /* USAGE readings were taken (format 1.2) */
+	double again_calls_seconds;	 /* maps of regions mapped before, evicting unmaps */
+	double again_faults;		 /* page faults while they were mapped (shared) */
+	double again_system_seconds;	 /* kernel time while they were mapped (shared) */
+	double again_any_system_seconds; /* kernel time of periods with one mapped */
+	/*
+	 * Allocator time beyond its usual call (the median's), and beyond its
+	 * slow call (the 90th percentile's): model.h.
+	 */
+	double allocator_excess_usual, allocator_excess_slow;
+	const char *const *env; /* allocator-relevant NAME=value */
 	size_t envc;
 	const char *command;	      /* the traced command, shell-quoted; NULL unknown */
 	const char *const *top_sites; /* function names, most churning first */
 	size_t ntop_sites;
 };
 
+/* A predicted saving of a remedy, as shares of the program's time. */
+struct gt_prediction {
+	int applies; /* the trace points at this remedy */
+	double gain, low, high;
+};
+
 struct gt_verdict {
 	enum gt_verdict_class cls;
-	double allocator_share, mmap_share; /* of CPU (or wall) time, 0..1 */
-	double window_bound;		    /* (mmap time + system time) share, at most 1 */
-	int shares_of_wall;		    /* 1: no CPU time known, shares of wall */
-	char **evidence, **suggestions;	    /* owned strings */
+	struct gt_prediction window, allocator; /* git's default windows; another allocator */
+	double allocator_share, mmap_share;	/* of CPU (or wall) time, 0..1 */
+	double window_bound; /* (mmap time + system time) share, at most 1: no window setting wins
+				more */
+	int shares_of_wall;  /* 1: no CPU time known, shares of wall */
+	char **evidence, **suggestions; /* owned strings */
 	size_t nevidence, nsuggestions;
 	char *headline; /* the one thing to do, one line */
 };

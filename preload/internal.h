@@ -168,15 +168,18 @@ int gt_called_by_unwinder(const void *return_address);
 
 /* ---- stream.c ------------------------------------------------------- */
 
+struct rusage;
+
 /*
  * Appends one CALL record for the calling thread: fn, its start time and
  * duration, the stack (captured here unless in counting mode) and the
  * arguments already encoded (args, args_len bytes: a few varints and at
- * most one path). A call that cannot fit an empty buffer is counted as
- * dropped. Called with the guard held.
+ * most one path); then, if usage is not NULL, a USAGE record with it (the
+ * thread's rusage right after the real call). A call that cannot fit an
+ * empty buffer is counted as dropped. Called with the guard held.
  */
 void gt_stream_call(enum gt_fn fn, uint64_t start_ns, uint64_t duration_ns, const uint8_t *args,
-		    size_t args_len);
+		    size_t args_len, const struct rusage *usage);
 
 /*
  * Appends one record (tag + body) to the stream, flushing first if needed.

@@ -20,7 +20,7 @@ static inline void gt_record(enum gt_fn fn, uint64_t t0, uint64_t t1, int nargs,
 	int saved_errno = errno;
 	for (int i = 0; i < nargs; i++)
 		p = gt_put_uv(p, in[i]);
-	gt_stream_call(fn, t0, t1 - t0, args, (size_t)(p - args));
+	gt_stream_call(fn, t0, t1 - t0, args, (size_t)(p - args), NULL);
 	errno = saved_errno;
 }
 

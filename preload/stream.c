@@ -14,12 +14,17 @@
 
 #include <pthread.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-/* Longest STACK body, and the most a call can add besides its arguments. */
+/*
+ * Longest STACK body, longest USAGE record, and the most a call can add
+ * besides its arguments.
+ */
 #define GT_STACK_BODY_MAX (GT_UV_MAX * (GT_MAX_STACK_DEPTH + 2))
-#define GT_CALL_OVERHEAD  (2 * (1 + GT_UV_MAX) + GT_STACK_BODY_MAX + 64)
+#define GT_USAGE_MAX	  (1 + GT_UV_MAX + 4 * GT_UV_MAX)
+#define GT_CALL_OVERHEAD  (2 * (1 + GT_UV_MAX) + GT_STACK_BODY_MAX + GT_USAGE_MAX + 64)
 
 static struct {
 	pthread_mutex_t lock;
@@ -184,8 +189,19 @@ void gt_stream_record(enum gt_record_tag tag, const uint8_t *body, size_t len)
 	pthread_mutex_unlock(&st.lock);
 }
 
+/* Encodes a USAGE body from a thread's rusage; returns its end. */
+static uint8_t *put_usage(uint8_t *p, const struct rusage *ru)
+{
+	p = gt_put_uv(p, (uint64_t)ru->ru_minflt);
+	p = gt_put_uv(p, (uint64_t)ru->ru_majflt);
+	p = gt_put_uv(p, (uint64_t)ru->ru_utime.tv_sec * 1000000000u +
+				 (uint64_t)ru->ru_utime.tv_usec * 1000u);
+	return gt_put_uv(p, (uint64_t)ru->ru_stime.tv_sec * 1000000000u +
+				    (uint64_t)ru->ru_stime.tv_usec * 1000u);
+}
+
 void gt_stream_call(enum gt_fn fn, uint64_t start_ns, uint64_t duration_ns, const uint8_t *args,
-		    size_t args_len)
+		    size_t args_len, const struct rusage *usage)
 {
 	uintptr_t ips[GT_MAX_STACK_DEPTH];
 	int depth = gt_settings.stack_depth ? gt_unwind(ips, (int)gt_settings.stack_depth) : 0;
@@ -225,6 +241,8 @@ void gt_stream_call(enum gt_fn fn, uint64_t start_ns, uint64_t duration_ns, cons
 	p = gt_put_uv(p, duration_ns);
 	p = gt_put_uv(p, stack_id);
 	put_record2(GT_REC_CALL, body, (size_t)(p - body), args, args_len);
+	if (usage) /* right behind its CALL, in the same block */
+		put_record(GT_REC_USAGE, body, (size_t)(put_usage(body, usage) - body));
 	st.prev_ns = start_ns;
 	st.calls++;
 	if (st.ended || start_ns - st.last_flush_ns > gt_settings.flush_interval_ns)

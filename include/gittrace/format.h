@@ -46,6 +46,7 @@
  * future MINOR may append fields).
  *
  * Versions: 1.0 — first format. 1.1 — IMAGE clock_overhead_ns, END tracer_ns.
+ * 1.2 — USAGE records after file maps and unmaps.
  */
 #ifndef GITTRACE_FORMAT_H
 #define GITTRACE_FORMAT_H
@@ -55,7 +56,7 @@
 #include <string.h>
 
 #define GT_FORMAT_MAJOR 1
-#define GT_FORMAT_MINOR 1
+#define GT_FORMAT_MINOR 2
 
 /* zstd reserves 0x184D2A50..0x184D2A5F for skippable frames; we take one. */
 #define GT_SKIPPABLE_MAGIC 0x184D2A5Du
@@ -162,6 +163,16 @@ enum gt_record_tag {
 	 * for an empty buffer, which its limits rule out) in END instead.
 	 */
 	GT_REC_DROPPED = 8,
+	/*
+	 * Since 1.2. The calling thread's resource usage
+	 * (getrusage(RUSAGE_THREAD)), read right after the real call of the
+	 * CALL it immediately follows. Written after an mmap/mmap64 of a file
+	 * and after a munmap, so that a reader can tell the page faults and
+	 * kernel time a mapped window cost while it was mapped.
+	 * uv minflt, uv majflt, uv user_ns, uv system_ns (since the thread
+	 * started).
+	 */
+	GT_REC_USAGE = 9,
 };
 
 /* How an image came to be. */

@@ -19,8 +19,8 @@ static void count(void *ctx, const struct gt_interval *piece, const struct gt_in
 int main(void)
 {
 	struct gt_intervals m = {0};
-	struct gt_interval a = {0x1000, 0x5000, 0x4000, 0, 0, 1};
-	struct gt_interval b = {0x8000, 0xa000, 0x1800, 0x10000, 1, 2};
+	struct gt_interval a = {0x1000, 0x5000, 0x4000, 0, 0, 1, 0};
+	struct gt_interval b = {0x8000, 0xa000, 0x1800, 0x10000, 1, 2, 0};
 	gt_intervals_insert(&m, &b);
 	gt_intervals_insert(&m, &a);
 	CHECK(m.n == 2 && m.v[0].start == 0x1000);

@@ -1,6 +1,8 @@
 /*
- * Unit test: the verdict's classes at and around the documented
- * thresholds, and that suggestions name the git settings.
+ * Unit test: the verdict on recorded-style facts, no trace and no clock:
+ * the predicted savings per remedy and their intervals, the class at and
+ * around GT_GAIN_CLASS_MIN, a headline that never contradicts the
+ * suggestions, and suggestions that name the git settings.
  */
 #include <string.h>
 
@@ -15,19 +17,38 @@ static int any(char **v, size_t n, const char *needle)
 	return 0;
 }
 
-static enum gt_verdict_class classify(double alloc, double map, uint64_t pack_calls,
-				      uint64_t map_calls)
+/* 10 s of CPU; the allocator's slower calls and the thrash cost, in seconds. */
+static void facts(struct gt_verdict_input *in, double alloc_usual, double again_calls,
+		  double again_system)
 {
-	struct gt_verdict_input in = {0};
+	memset(in, 0, sizeof(*in));
+	in->cpu_seconds = 10;
+	in->system_seconds = 2;
+	in->allocator_seconds = 3;
+	in->allocator_excess_usual = alloc_usual;
+	in->allocator_excess_slow = alloc_usual / 2;
+	in->mmap_seconds = again_calls + 0.01;
+	in->limit_below = UINT64_MAX;
+	if (again_calls > 0) {
+		in->has_window_cost = 1;
+		in->evictions = 1000;
+		in->pack_mmaps = 1010;
+		in->pack_munmaps = 1000;
+		in->pack_regions = 40;
+		in->again_calls_seconds = again_calls;
+		in->again_system_seconds = again_system;
+		in->again_any_system_seconds = again_system * 1.5;
+		in->window = 64 << 10;
+		in->limit_at_least = 256 << 10;
+		in->limit_below = 320 << 10;
+	}
+}
+
+static enum gt_verdict_class classify(double alloc_usual, double again_calls, double again_system)
+{
+	struct gt_verdict_input in;
 	struct gt_verdict v;
-	in.cpu_seconds = 10;
-	in.allocator_seconds = 10 * alloc;
-	in.mmap_seconds = 10 * map;
-	in.pack_mmaps = pack_calls / 2;
-	in.pack_munmaps = pack_calls / 2;
-	in.pack_regions = pack_calls / 2; /* thrash 1: only the bulk rule */
-	in.map_calls = map_calls;
-	in.limit_below = UINT64_MAX;
+	facts(&in, alloc_usual, again_calls, again_system);
 	gt_verdict_compute(&v, &in);
 	enum gt_verdict_class c = v.cls;
 	gt_verdict_release(&v);
@@ -36,41 +57,85 @@ static enum gt_verdict_class classify(double alloc, double map, uint64_t pack_ca
 
 int main(void)
 {
-	CHECK(classify(GT_ALLOCATOR_SHARE_MIN, 0.05, 0, 10) == GT_VERDICT_ALLOCATOR);
-	CHECK(classify(GT_ALLOCATOR_SHARE_MIN - 0.01, 0.05, 0, 10) == GT_VERDICT_NEITHER);
-	CHECK(classify(0.30, 0.40, 100, 100) == GT_VERDICT_WINDOW);
-	CHECK(classify(0.05, 0.10, 100, 100) == GT_VERDICT_WINDOW);
-	CHECK(classify(0.05, 0.09, 100, 100) == GT_VERDICT_NEITHER);
-	/* Map time but pack windows are not the bulk and no thrash. */
-	CHECK(classify(0.05, 0.30, 40, 100) == GT_VERDICT_NEITHER);
-
-	struct gt_verdict_input in = {0};
+	struct gt_verdict_input in;
 	struct gt_verdict v;
-	const char *env[] = {"MALLOC_PERTURB_=165", "LD_PRELOAD=/usr/lib/libjemalloc.so.2"};
-	in.cpu_seconds = 1;
-	in.mmap_seconds = 0.5;
-	in.map_calls = 1000;
-	in.pack_mmaps = 500;
-	in.pack_munmaps = 498;
-	in.pack_regions = 20;
-	in.window = 128 << 20;
-	in.evictions = 498;
-	in.limit_at_least = 128 << 20;
-	in.limit_below = 256 << 20;
-	in.loose_mmaps = 3;
-	in.env = env;
-	in.envc = 2;
+
+	/* The class is the larger predicted saving, from GT_GAIN_CLASS_MIN (10%) on. */
+	CHECK(classify(1.0, 0, 0) == GT_VERDICT_ALLOCATOR);
+	CHECK(classify(0.99, 0, 0) == GT_VERDICT_NEITHER);
+	CHECK(classify(0.2, 0.5, 0.5) == GT_VERDICT_WINDOW);
+	CHECK(classify(0.2, 0.5, 0.49) == GT_VERDICT_NEITHER);
+	CHECK(classify(2.0, 0.5, 1.0) == GT_VERDICT_ALLOCATOR);
+	CHECK(classify(1.4, 0.5, 1.0) == GT_VERDICT_WINDOW);
+	/*
+	 * The case that went wrong: more time inside malloc than inside map
+	 * calls, but the allocator's calls are all usual ones, and evictions
+	 * fault windows in again and again. Time inside no longer decides.
+	 */
+	CHECK(classify(0.1, 0.3, 1.2) == GT_VERDICT_WINDOW);
+
+	/* Predictions and their intervals, as shares of the CPU time. */
+	facts(&in, 1.0, 0.5, 1.0);
 	gt_verdict_compute(&v, &in);
+	CHECK(v.window.applies && v.allocator.applies);
+	CHECK(v.window.low == 0.05 && v.window.gain == 0.15 && v.window.high == 0.2);
+	CHECK(v.allocator.low == 0.05 && v.allocator.gain == 0.1 && v.allocator.high == 0.3);
 	CHECK(v.cls == GT_VERDICT_WINDOW);
+	CHECK(strstr(v.headline, "about 15% of the run (5–20%)") != NULL);
 	CHECK(any(v.suggestions, v.nsuggestions, "git config --unset core.packedGitLimit"));
 	CHECK(any(v.suggestions, v.nsuggestions, "core.packedGitWindowSize=1g"));
 	CHECK(any(v.suggestions, v.nsuggestions, "GIT_TRACE2_CONFIG_PARAMS='core.packed*'"));
-	CHECK(any(v.suggestions, v.nsuggestions, "git gc"));
-	CHECK(any(v.evidence, v.nevidence, "at least 128 MiB and below 256 MiB"));
-	CHECK(any(v.evidence, v.nevidence, "window size in effect: 128 MiB"));
+	CHECK(any(v.suggestions, v.nsuggestions, "gittrace --confirm"));
+	CHECK(any(v.evidence, v.nevidence, "at least 256 KiB and below 320 KiB"));
+	CHECK(any(v.evidence, v.nevidence, "window size in effect: 64 KiB"));
+	CHECK(any(v.evidence, v.nevidence, "time inside, an estimate"));
+	gt_verdict_release(&v);
+
+	/*
+	 * No window remedy makes the class, but the limit was lowered: the
+	 * headline says what that costs instead of "look elsewhere", and the
+	 * suggestions still say how to undo it.
+	 */
+	facts(&in, 0.2, 0.3, 0.3);
+	gt_verdict_compute(&v, &in);
+	CHECK(v.cls == GT_VERDICT_NEITHER);
+	CHECK(strstr(v.headline, "look elsewhere") == NULL);
+	CHECK(strstr(v.headline, "core.packedGitLimit was lowered (1000 evictions), which costs "
+				 "about 6% (3–8%)") != NULL);
+	CHECK(any(v.suggestions, v.nsuggestions, "git config --unset core.packedGitLimit"));
+	gt_verdict_release(&v);
+
+	/* Nothing points at windows: no window prediction, "look elsewhere". */
+	facts(&in, 0.2, 0, 0);
+	gt_verdict_compute(&v, &in);
+	CHECK(!v.window.applies && v.window.gain == 0 && v.window.high == 0);
+	CHECK(v.cls == GT_VERDICT_NEITHER && strstr(v.headline, "look elsewhere") != NULL);
+	CHECK(!any(v.suggestions, v.nsuggestions, "core.packedGitLimit"));
+	gt_verdict_release(&v);
+
+	/* A trace before format 1.2: no readings, all kernel time is the high end. */
+	facts(&in, 0.2, 0.5, 1.0);
+	in.has_window_cost = 0;
+	gt_verdict_compute(&v, &in);
+	CHECK(v.window.low == 0.05 && v.window.gain == 0.05 && v.window.high == 0.25);
+	gt_verdict_release(&v);
+
+	/* Environment that inflates the allocator's time, loose objects. */
+	const char *env[] = {"MALLOC_PERTURB_=165", "LD_PRELOAD=/usr/lib/libjemalloc.so.2"};
+	facts(&in, 1.5, 0, 0);
+	in.env = env;
+	in.envc = 2;
+	in.loose_mmaps = 3;
+	in.ntop_sites = 1;
+	const char *sites[] = {"create_delta"};
+	in.top_sites = sites;
+	gt_verdict_compute(&v, &in);
+	CHECK(v.cls == GT_VERDICT_ALLOCATOR);
+	CHECK(strstr(v.headline, "about 15% of the run (8–30%)") != NULL);
 	CHECK(any(v.evidence, v.nevidence, "MALLOC_PERTURB_=165 is set"));
 	CHECK(any(v.evidence, v.nevidence, "another allocator is already preloaded"));
-	CHECK(any(v.evidence, v.nevidence, "upper bound, not a prediction"));
+	CHECK(any(v.suggestions, v.nsuggestions, "starting with create_delta"));
+	CHECK(any(v.suggestions, v.nsuggestions, "git gc"));
 	gt_verdict_release(&v);
 	return check_failures != 0;
 }
