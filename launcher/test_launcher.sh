@@ -37,6 +37,35 @@ check_eq "--stdout: command output first" hello "$(head -n 1 j.out)"
 check_eq "--stdout: a JSON report after it" 1 "$(tail -n +2 j.out | jq .gittrace_report)"
 check_eq "--stdout: stderr quiet" "" "$(cat j.err)"
 
+# --confirm: the remedies the trace points at are measured and joined to
+# their predictions. Only the shape is checked: the numbers are timings.
+git init -q repo
+for i in $(seq 30); do
+	# Incompressible, so that the pack is many 8 KiB windows long.
+	head -c 3000 /dev/urandom | base64 >repo/f$i
+	git -C repo add f$i
+	git -C repo -c user.name=t -c user.email=t@t commit -qm "c$i"
+done
+git -C repo gc -q
+git -C repo config core.packedGitWindowSize 8k
+git -C repo config core.packedGitLimit 16k
+run "$gittrace" --confirm --rounds=2 --stdout --json -- git -C repo log -p >c.out 2>c.err
+check_eq "--confirm status" 0 "$st"
+# The JSON starts on the line before its first member.
+start=$(($(grep -n '"gittrace_report"' c.out | head -n 1 | cut -d: -f1) - 1))
+tail -n +"$start" c.out >c.json
+check_eq "--confirm: predicted class is the verdict's" true \
+	"$(jq '.confirmation.predicted_class == .verdict.class' c.json)"
+check_eq "--confirm: a confirmed class" true \
+	"$(jq '.confirmation.class | IN("window-bound", "allocator-bound", "neither", "unclear")' c.json)"
+check_eq "--confirm: remedies measured" '["default-windows","jemalloc","mimalloc"]' \
+	"$(jq -c '[.confirmation.effects[].remedy] | sort' c.json)"
+check_eq "--confirm: each effect has its CI and prediction" true \
+	"$(jq '[.confirmation.effects[] | (.ci_low <= .ratio and .ratio <= .ci_high and
+		(.predicted_gain | type) == "number")] | all' c.json)"
+run "$gittrace" --template=nowhere --confirm -- true 2>/dev/null
+check_eq "--template of no directory" 2 "$st"
+
 # A command killed by a signal: 128+N, as a shell reports it.
 run "$gittrace" -- sh -c 'kill -TERM $$' 2>/dev/null
 check_eq "killed by SIGTERM" 143 "$st"
