@@ -15,12 +15,17 @@
 
 extern char **environ;
 
-/* Ends the image before an exec; the real exec follows. */
+/*
+ * Ends the image before an exec; the real exec follows. A vfork child
+ * (gt_stream_is_ours) ends nothing: the image is its parent's, which goes
+ * on; the program it execs starts an image of its own.
+ */
 static void before_exec(void)
 {
 	if (!gt_enter())
 		return;
-	gt_image_end(GT_END_EXEC, -1);
+	if (gt_stream_is_ours())
+		gt_image_end(GT_END_EXEC, -1);
 	gt_leave();
 }
 
@@ -29,7 +34,8 @@ static int after_failed_exec(int ret)
 {
 	int err = errno;
 	if (gt_enter()) {
-		gt_image_exec_failed(err);
+		if (gt_stream_is_ours())
+			gt_image_exec_failed(err);
 		gt_leave();
 	}
 	errno = err;
@@ -192,12 +198,13 @@ GT_EXPORT int GT_HOOK_NAME(__libc_start_main)(int (*main)(int, char **, char **)
 					 stack_end);
 }
 
-/* _exit and _Exit skip destructors: end the image here. */
+/* _exit and _Exit skip destructors: end the image here (not a vfork parent's). */
 static void end_before_underscore_exit(int status)
 {
 	need_real();
 	if (gt_enter()) {
-		gt_image_end(GT_END_UNDERSCORE_EXIT, status);
+		if (gt_stream_is_ours())
+			gt_image_end(GT_END_UNDERSCORE_EXIT, status);
 		gt_leave();
 	}
 }

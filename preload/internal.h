@@ -208,6 +208,14 @@ uint64_t gt_stream_drops(void);
 uint64_t gt_stream_tracer_ns(void);
 uint32_t gt_stream_threads(void);
 
+/*
+ * Whether the calling process is the one the stream belongs to. Not so in
+ * the child of a vfork (dash runs commands with vfork): it shares the
+ * parent's memory until it execs or _exits, and must not end the parent's
+ * image. One getpid(2): for exec and _exit, not for every call.
+ */
+int gt_stream_is_ours(void);
+
 /* ---- stacks.c ------------------------------------------------------- */
 
 /*

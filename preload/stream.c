@@ -294,6 +294,11 @@ uint64_t gt_stream_drops(void)
 	return st.drops;
 }
 
+int gt_stream_is_ours(void)
+{
+	return (uint32_t)getpid() == st.pid;
+}
+
 uint32_t gt_stream_threads(void)
 {
 	return __atomic_load_n(&st.next_serial, __ATOMIC_RELAXED);
