@@ -168,6 +168,20 @@ void gt_heap_finish(struct gt_heap *h)
 	leak(h, &h->displaced);
 }
 
+void gt_heap_forget(struct gt_heap *h)
+{
+	struct gt_heap kept = *h;
+	memset(&kept.live, 0, sizeof(kept.live));
+	memset(&kept.displaced, 0, sizeof(kept.displaced));
+	kept.stacks = NULL;
+	kept.nstacks = kept.stacks_cap = 0;
+	kept.dense = NULL;
+	kept.dense_cap = 0;
+	kept.sparse = NULL;
+	gt_heap_release(h);
+	*h = kept; /* zeroed maps are empty ones (gt_heap_init) */
+}
+
 void gt_heap_release(struct gt_heap *h)
 {
 	gt_ptrmap_release(&h->live);

@@ -76,4 +76,10 @@ void gt_heap_finish(struct gt_heap *h);
 
 void gt_heap_release(struct gt_heap *h);
 
+/*
+ * Forgets the live blocks and the per-stack counters (an image summarized
+ * and retired); keeps every other counter. Later frees count as untracked.
+ */
+void gt_heap_forget(struct gt_heap *h);
+
 #endif /* GT_HEAP_H */

@@ -89,6 +89,11 @@ static void write_html(const char *file, const struct gt_summary *s, struct gt_s
 		gt_die("cannot write '%s': %s", file, strerror(errno));
 }
 
+static void summary_add(void *ctx, struct gt_image *img)
+{
+	gt_summary_add(ctx, img);
+}
+
 int main(int argc, char **argv)
 {
 	enum mode mode = MODE_TEXT;
@@ -144,6 +149,17 @@ int main(int argc, char **argv)
 	struct gt_symbolizer *sym = gt_symbolizer_new(syms);
 	struct gt_dump dump = {stdout, sym};
 	struct gt_model *m = gt_model_new(mode == MODE_DUMP ? gt_dump_record : NULL, &dump);
+	/*
+	 * Text and JSON summarize each image as it is retired, keeping the
+	 * sites they print: memory follows the processes running at a time.
+	 * --html and --folded draw from every stack, so they keep the model whole.
+	 */
+	struct gt_summary s;
+	int streaming = mode == MODE_JSON || mode == MODE_TEXT;
+	if (streaming) {
+		gt_summary_init(&s, path, sym, pid, (size_t)top);
+		gt_model_on_retire(m, summary_add, &s);
+	}
 	struct gt_reader *r = gt_reader_open(path);
 	struct gt_progress progress;
 	struct gt_block b;
@@ -158,8 +174,10 @@ int main(int argc, char **argv)
 	gt_model_finish(m, gt_reader_torn(r));
 
 	if (mode != MODE_DUMP) {
-		struct gt_summary s;
-		gt_summary_build(&s, m, path, sym, pid);
+		if (streaming)
+			gt_summary_finish(&s, m);
+		else
+			gt_summary_build(&s, m, path, sym, pid);
 		if (pid >= 0 && !s.n)
 			gt_die("no process with pid %ld in '%s'", pid, path);
 		if (mode == MODE_JSON)

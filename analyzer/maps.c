@@ -286,3 +286,13 @@ void gt_maps_release(struct gt_maps *m)
 	}
 	gt_intervals_release(&m->live);
 }
+
+void gt_maps_forget(struct gt_maps *m)
+{
+	gt_maps_release(m);
+	m->regions = NULL;
+	memset(&m->live, 0, sizeof(m->live));
+	m->live_first = m->live_again = 0;
+	m->period_first = m->period_again = 0;
+	m->evicting = 0;
+}

@@ -96,5 +96,10 @@ void gt_maps_usage(struct gt_maps *m, uint64_t faults, uint64_t system_ns, uint6
 /* Ends the image: settles the no-eviction bound on the limit. */
 void gt_maps_finish(struct gt_maps *m);
 void gt_maps_release(struct gt_maps *m);
+/*
+ * Forgets the live mappings and the regions seen (an image summarized and
+ * retired); keeps the counters. Later unmaps count as untracked.
+ */
+void gt_maps_forget(struct gt_maps *m);
 
 #endif /* GT_MAPS_H */

@@ -27,6 +27,11 @@ struct gt_model {
 	int torn, missing;
 	gt_record_hook *hook;
 	void *hook_ctx;
+	gt_retire_hook *retire;
+	void *retire_ctx;
+	/* Ended images waiting to be retired, oldest first (a ring). */
+	struct gt_image **ended;
+	size_t ended_head, nended, ended_cap;
 };
 
 struct gt_model *gt_model_new(gt_record_hook *hook, void *hook_ctx)
@@ -35,6 +40,12 @@ struct gt_model *gt_model_new(gt_record_hook *hook, void *hook_ctx)
 	m->hook = hook;
 	m->hook_ctx = hook_ctx;
 	return m;
+}
+
+void gt_model_on_retire(struct gt_model *m, gt_retire_hook *retire, void *ctx)
+{
+	m->retire = retire;
+	m->retire_ctx = ctx;
 }
 
 static uint32_t intern_path(struct gt_model *m, const struct gt_str *s)
@@ -124,6 +135,81 @@ static void free_modules(struct gt_image *img)
 	free(img->mods);
 	img->mods = NULL;
 	img->nmods = 0;
+}
+
+static void queue_ended(struct gt_model *m, struct gt_image *img)
+{
+	if (!m->retire || img->retired || img->queued)
+		return;
+	if (m->nended == m->ended_cap) {
+		size_t cap = m->ended_cap ? 2 * m->ended_cap : 64;
+		struct gt_image **v = gt_xcalloc(cap, sizeof(*v));
+		for (size_t i = 0; i < m->nended; i++)
+			v[i] = m->ended[(m->ended_head + i) % m->ended_cap];
+		free(m->ended);
+		m->ended = v;
+		m->ended_cap = cap;
+		m->ended_head = 0;
+	}
+	m->ended[(m->ended_head + m->nended++) % m->ended_cap] = img;
+	img->queued = 1;
+	img->ended_block = m->blocks;
+}
+
+/* Ends an image's accounting: what was still live is leaked. Once. */
+static void finish_image(struct gt_image *img)
+{
+	if (img->finished)
+		return;
+	img->finished = 1;
+	if (!img->has_info)
+		img->missing_blocks = 1;
+	gt_heap_finish(&img->heap);
+	gt_maps_finish(&img->maps);
+}
+
+static void free_stacks(struct gt_image *img)
+{
+	struct gt_stack *s, *st;
+	HASH_ITER(hh, img->stacks, s, st)
+	{
+		HASH_DEL(img->stacks, s);
+		free(s->ips);
+		free(s);
+	}
+}
+
+/*
+ * Hands a finished image to the retire hook, then forgets what only the
+ * hook needed: stacks, modules, live blocks and mappings, the timeline.
+ * The image's counters stay for the reports.
+ */
+static void retire(struct gt_model *m, struct gt_image *img)
+{
+	finish_image(img);
+	m->retire(m->retire_ctx, img);
+	img->retired = 1;
+	free_stacks(img);
+	free_modules(img);
+	gt_heap_forget(&img->heap);
+	gt_maps_forget(&img->maps);
+	gt_timeline_release(&img->timeline);
+	gt_timeline_init(&img->timeline);
+}
+
+/* Retires the images that ended GT_RETIRE_AFTER_BLOCKS blocks ago and stayed ended. */
+static void retire_due(struct gt_model *m)
+{
+	while (m->nended) {
+		struct gt_image *img = m->ended[m->ended_head];
+		if (img->ended_block + GT_RETIRE_AFTER_BLOCKS > m->blocks)
+			break;
+		m->ended_head = (m->ended_head + 1) % m->ended_cap;
+		m->nended--;
+		img->queued = 0;
+		if (img->ended && !img->retired)
+			retire(m, img);
+	}
 }
 
 /*
@@ -435,6 +521,7 @@ void gt_model_feed(struct gt_model *m, const struct gt_block *b)
 		case GT_REC_END:
 			gt_decode_end(b, &rec, &img->end);
 			img->ended = 1;
+			queue_ended(m, img);
 			break;
 		case GT_REC_EXEC_FAILED: {
 			struct gt_rec_exec_failed r;
@@ -463,6 +550,7 @@ void gt_model_feed(struct gt_model *m, const struct gt_block *b)
 		if (m->hook)
 			m->hook(m->hook_ctx, img, b, &rec, callp);
 	}
+	retire_due(m);
 }
 
 void gt_model_finish(struct gt_model *m, int torn)
@@ -470,10 +558,9 @@ void gt_model_finish(struct gt_model *m, int torn)
 	m->torn = torn;
 	for (size_t i = 0; i < m->n; i++) {
 		struct gt_image *img = m->order[i];
-		if (!img->has_info)
-			img->missing_blocks = 1;
-		gt_heap_finish(&img->heap);
-		gt_maps_finish(&img->maps);
+		finish_image(img);
+		if (m->retire && !img->retired)
+			retire(m, img);
 	}
 }
 
@@ -617,13 +704,7 @@ void gt_model_free(struct gt_model *m)
 			HASH_DEL(img->threads, t);
 			free(t);
 		}
-		struct gt_stack *s, *st;
-		HASH_ITER(hh, img->stacks, s, st)
-		{
-			HASH_DEL(img->stacks, s);
-			free(s->ips);
-			free(s);
-		}
+		free_stacks(img);
 		gt_heap_release(&img->heap);
 		gt_maps_release(&img->maps);
 		gt_timeline_release(&img->timeline);
@@ -631,6 +712,7 @@ void gt_model_free(struct gt_model *m)
 		free(img);
 	}
 	free(m->order);
+	free(m->ended);
 	struct path_entry *e, *et;
 	HASH_ITER(hh, m->paths, e, et)
 	{

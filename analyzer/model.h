@@ -54,7 +54,11 @@ struct gt_image {
 	size_t argc, envc;
 	char **argv, **env;
 
-	int ended; /* an END record was seen (the last one counts) */
+	int ended;	      /* an END record was seen (the last one counts) */
+	int finished;	      /* live blocks counted as leaked (gt_model_finish, or retired) */
+	int retired;	      /* summarized by the retire hook; its details forgotten */
+	int queued;	      /* waiting in the model's queue of ended images */
+	uint64_t ended_block; /* the model's block count at its END */
 	struct gt_rec_end end;
 	uint64_t exec_failures, dropped_calls;
 	/* Calls measured implausibly long, and the time cut off them. */
@@ -95,6 +99,26 @@ typedef void gt_record_hook(void *ctx, const struct gt_image *img, const struct 
 			    const struct gt_rec *rec, const struct gt_rec_call *call);
 
 struct gt_model *gt_model_new(gt_record_hook *hook, void *hook_ctx);
+
+/*
+ * Called once for every image, when it is retired: GT_RETIRE_AFTER_BLOCKS
+ * blocks after its END (if no failed exec revived it), or at
+ * gt_model_finish. The image is finished (leaks counted). After the hook
+ * returns, the model forgets the image's stacks, modules, live blocks and
+ * mappings and its timeline, and keeps its counters (the image stays valid
+ * until gt_model_free): memory follows the images running at a time, not
+ * every image of the trace. Calls that still arrive for a retired image
+ * are counted, but their frees and unmaps find nothing live. Without a
+ * hook nothing is retired (--html and --folded need every stack).
+ */
+typedef void gt_retire_hook(void *ctx, struct gt_image *img);
+void gt_model_on_retire(struct gt_model *m, gt_retire_hook *retire, void *ctx);
+
+/*
+ * How long an ended image stays: calls after END (exit handlers' frees) and
+ * failed execs come from the same process, right after it.
+ */
+#define GT_RETIRE_AFTER_BLOCKS 64
 
 /* Applies one block's records. Dies on bad input. */
 void gt_model_feed(struct gt_model *m, const struct gt_block *b);

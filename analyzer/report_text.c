@@ -151,22 +151,6 @@ static void maps_table(FILE *out, const struct gt_proc *p)
 
 typedef int cmp_fn(const void *, const void *);
 
-static int by_bytes(const void *a, const void *b)
-{
-	const struct gt_site *x = *(const struct gt_site *const *)a;
-	const struct gt_site *y = *(const struct gt_site *const *)b;
-	return x->bytes < y->bytes ? 1 : x->bytes > y->bytes ? -1 : strcmp(x->key, y->key);
-}
-
-static int by_temporary(const void *a, const void *b)
-{
-	const struct gt_site *x = *(const struct gt_site *const *)a;
-	const struct gt_site *y = *(const struct gt_site *const *)b;
-	return x->temporary < y->temporary   ? 1
-	       : x->temporary > y->temporary ? -1
-					     : strcmp(x->key, y->key);
-}
-
 static void site_line(FILE *out, const struct gt_site *st)
 {
 	char b[32], loc[64] = "";
@@ -232,8 +216,8 @@ static void process(FILE *out, const struct gt_proc *p, size_t top)
 		fprintf(out, "  warning: the tracer dropped %" PRIu64 " calls: counts are low\n",
 			img->dropped_calls);
 	sites(out, p, top, "calls", NULL);
-	sites(out, p, top, "bytes", by_bytes);
-	sites(out, p, top, "temporary", by_temporary);
+	sites(out, p, top, "bytes", gt_site_by_bytes);
+	sites(out, p, top, "temporary", gt_site_by_temporary);
 }
 
 void gt_report_text(FILE *out, const struct gt_summary *s, size_t top)

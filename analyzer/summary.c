@@ -22,7 +22,7 @@ static char *site_key(const struct gt_frame *f, size_t n)
 	return key;
 }
 
-static int by_allocations(const void *a, const void *b)
+int gt_site_by_allocations(const void *a, const void *b)
 {
 	const struct gt_site *x = *(const struct gt_site *const *)a;
 	const struct gt_site *y = *(const struct gt_site *const *)b;
@@ -31,6 +31,22 @@ static int by_allocations(const void *a, const void *b)
 	if (x->bytes != y->bytes)
 		return x->bytes < y->bytes ? 1 : -1;
 	return strcmp(x->key, y->key);
+}
+
+int gt_site_by_bytes(const void *a, const void *b)
+{
+	const struct gt_site *x = *(const struct gt_site *const *)a;
+	const struct gt_site *y = *(const struct gt_site *const *)b;
+	return x->bytes < y->bytes ? 1 : x->bytes > y->bytes ? -1 : strcmp(x->key, y->key);
+}
+
+int gt_site_by_temporary(const void *a, const void *b)
+{
+	const struct gt_site *x = *(const struct gt_site *const *)a;
+	const struct gt_site *y = *(const struct gt_site *const *)b;
+	return x->temporary < y->temporary   ? 1
+	       : x->temporary > y->temporary ? -1
+					     : strcmp(x->key, y->key);
 }
 
 static void build_sites(struct gt_proc *p, struct gt_symbolizer *sym)
@@ -89,7 +105,7 @@ static void build_sites(struct gt_proc *p, struct gt_symbolizer *sym)
 		HASH_DEL(table, site);
 		p->sites[i++] = site;
 	}
-	qsort(p->sites, p->nsites, sizeof(*p->sites), by_allocations);
+	qsort(p->sites, p->nsites, sizeof(*p->sites), gt_site_by_allocations);
 }
 
 /* Appends arg to buf (capacity cap, NUL-terminated), quoted for a POSIX shell if needed. */
@@ -264,37 +280,129 @@ static void tree_input(struct gt_verdict_input *in, const struct gt_summary *s)
 	}
 }
 
-void gt_summary_build(struct gt_summary *s, const struct gt_model *m, const char *path,
-		      struct gt_symbolizer *sym, long pid)
+void gt_summary_init(struct gt_summary *s, const char *path, struct gt_symbolizer *sym, long pid,
+		     size_t keep_sites)
 {
 	memset(s, 0, sizeof(*s));
-	s->m = m;
 	s->path = path;
-	s->procs = gt_xcalloc(gt_model_count(m), sizeof(*s->procs));
-	for (size_t i = 0; i < gt_model_count(m); i++) {
-		const struct gt_image *img = gt_model_image(m, i);
-		if (pid >= 0 && img->pid != (uint64_t)pid)
-			continue;
-		struct gt_proc *p = &s->procs[s->n++];
-		p->img = img;
-		p->wall = gt_image_wall_seconds(img);
-		p->cpu = gt_image_cpu_seconds(img);
-		p->tracer_s = gt_image_tracer_seconds(img);
-		p->allocator_s = gt_image_allocator_seconds(img);
-		p->mmap_s = gt_image_mmap_seconds(img);
-		p->basis = p->wall;
-		if (img->ended) {
-			/* Time measured inside calls cannot exceed the program's time. */
-			double inside = p->allocator_s + p->mmap_s;
-			p->basis = p->cpu - p->tracer_s > inside ? p->cpu - p->tracer_s : inside;
-		}
-		for (int f = GT_FN_MALLOC; f <= GT_FN_PVALLOC; f++)
-			if (f != GT_FN_FREE)
-				p->allocating_calls += img->calls[f];
-		p->window = gt_maps_inferred_window(&img->maps);
-		p->thrash = gt_maps_thrash_ratio(&img->maps);
-		build_sites(p, sym);
+	s->sym = sym;
+	s->pid = pid;
+	s->keep_sites = keep_sites;
+}
+
+static void site_free(struct gt_site *site)
+{
+	if (!site->shared) {
+		gt_frames_free(site->frames, site->nframes);
+		free(site->key);
 	}
+	free(site);
+}
+
+/*
+ * Keeps, if keep is not 0, the sites the reports can list: the first keep
+ * by allocations, by bytes and by temporary allocations (p->sites stays in
+ * order of allocations).
+ */
+static void cap_sites(struct gt_proc *p, size_t keep)
+{
+	static int (*const orders[])(const void *, const void *) = {gt_site_by_bytes,
+								    gt_site_by_temporary};
+	if (!keep || p->nsites <= keep)
+		return;
+	struct gt_site **v = gt_xcalloc(p->nsites, sizeof(*v));
+	unsigned char *kept = gt_xcalloc(p->nsites, 1);
+	for (size_t j = 0; j < keep; j++)
+		kept[j] = 1;
+	for (size_t o = 0; o < sizeof(orders) / sizeof(orders[0]); o++) {
+		memcpy(v, p->sites, p->nsites * sizeof(*v));
+		qsort(v, p->nsites, sizeof(*v), orders[o]);
+		for (size_t j = 0; j < keep; j++)
+			for (size_t k = 0; k < p->nsites; k++)
+				if (p->sites[k] == v[j])
+					kept[k] = 1;
+	}
+	size_t n = 0;
+	for (size_t j = 0; j < p->nsites; j++) {
+		if (kept[j])
+			p->sites[n++] = p->sites[j];
+		else
+			site_free(p->sites[j]);
+	}
+	p->nsites = n;
+	free(kept);
+	free(v);
+}
+
+/* Makes p's sites use the summary's copy of their frames, adding new ones. */
+static void share_frames(struct gt_summary *s, struct gt_proc *p)
+{
+	for (size_t j = 0; j < p->nsites; j++) {
+		struct gt_site *site = p->sites[j];
+		struct gt_site_frames *sf;
+		HASH_FIND_STR(s->site_frames, site->key, sf);
+		if (sf) {
+			gt_frames_free(site->frames, site->nframes);
+			free(site->key);
+		} else {
+			sf = gt_xcalloc(1, sizeof(*sf));
+			sf->key = site->key;
+			sf->frames = site->frames;
+			sf->nframes = site->nframes;
+			HASH_ADD_KEYPTR(hh, s->site_frames, sf->key, strlen(sf->key), sf);
+		}
+		site->key = sf->key;
+		site->frames = sf->frames;
+		site->nframes = sf->nframes;
+		site->function = sf->nframes ? sf->frames[0].function : "?";
+		site->shared = 1;
+	}
+}
+
+void gt_summary_add(struct gt_summary *s, const struct gt_image *img)
+{
+	if (s->pid >= 0 && img->pid != (uint64_t)s->pid)
+		return;
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 64;
+		s->procs = gt_xrealloc(s->procs, s->cap * sizeof(*s->procs));
+	}
+	struct gt_proc *p = &s->procs[s->n++];
+	memset(p, 0, sizeof(*p));
+	p->img = img;
+	/* What needs the image's details; its counters are read at finish. */
+	p->window = gt_maps_inferred_window(&img->maps);
+	p->thrash = gt_maps_thrash_ratio(&img->maps);
+	build_sites(p, s->sym);
+	cap_sites(p, s->keep_sites);
+	share_frames(s, p);
+}
+
+/*
+ * The times of p's image, from counters the model keeps after retiring it
+ * (calls that arrive for an image after it was summarized still count).
+ */
+static void set_times(struct gt_proc *p)
+{
+	const struct gt_image *img = p->img;
+	p->wall = gt_image_wall_seconds(img);
+	p->cpu = gt_image_cpu_seconds(img);
+	p->tracer_s = gt_image_tracer_seconds(img);
+	p->allocator_s = gt_image_allocator_seconds(img);
+	p->mmap_s = gt_image_mmap_seconds(img);
+	p->basis = p->wall;
+	if (img->ended) {
+		/* Time measured inside calls cannot exceed the program's time. */
+		double inside = p->allocator_s + p->mmap_s;
+		p->basis = p->cpu - p->tracer_s > inside ? p->cpu - p->tracer_s : inside;
+	}
+}
+
+void gt_summary_finish(struct gt_summary *s, const struct gt_model *m)
+{
+	s->m = m;
+	for (size_t i = 0; i < s->n; i++)
+		set_times(&s->procs[i]);
 	qsort(s->procs, s->n, sizeof(*s->procs), heavier);
 	s->command = root_command(m);
 	for (size_t i = 0; i < s->n; i++) {
@@ -315,7 +423,16 @@ void gt_summary_build(struct gt_summary *s, const struct gt_model *m, const char
 	in.top_sites = names;
 	gt_verdict_compute(&s->verdict, &in);
 	free(names);
-	s->stripped = gt_symbolizer_stripped(sym, &s->nstripped);
+	s->stripped = gt_symbolizer_stripped(s->sym, &s->nstripped);
+}
+
+void gt_summary_build(struct gt_summary *s, const struct gt_model *m, const char *path,
+		      struct gt_symbolizer *sym, long pid)
+{
+	gt_summary_init(s, path, sym, pid, 0);
+	for (size_t i = 0; i < gt_model_count(m); i++)
+		gt_summary_add(s, gt_model_image(m, i));
+	gt_summary_finish(s, m);
 }
 
 void gt_summary_release(struct gt_summary *s)
@@ -323,14 +440,19 @@ void gt_summary_release(struct gt_summary *s)
 	free(s->command);
 	for (size_t i = 0; i < s->n; i++) {
 		struct gt_proc *p = &s->procs[i];
-		for (size_t j = 0; j < p->nsites; j++) {
-			gt_frames_free(p->sites[j]->frames, p->sites[j]->nframes);
-			free(p->sites[j]->key);
-			free(p->sites[j]);
-		}
+		for (size_t j = 0; j < p->nsites; j++)
+			site_free(p->sites[j]);
 		free(p->sites);
 		gt_verdict_release(&p->verdict);
 	}
 	free(s->procs);
 	gt_verdict_release(&s->verdict);
+	struct gt_site_frames *sf, *tmp;
+	HASH_ITER(hh, s->site_frames, sf, tmp)
+	{
+		HASH_DEL(s->site_frames, sf);
+		gt_frames_free(sf->frames, sf->nframes);
+		free(sf->key);
+		free(sf);
+	}
 }

@@ -14,11 +14,23 @@
 #include "symbolize.h"
 #include "verdict.h"
 
+/*
+ * A site's symbolized frames, shared by every process with the same site:
+ * thousands of short processes of one program have the same sites.
+ */
+struct gt_site_frames {
+	char *key; /* the symbolized stack from the site frame outwards */
+	struct gt_frame *frames;
+	size_t nframes;
+	UT_hash_handle hh;
+};
+
 struct gt_site {
 	char *key;	/* the symbolized stack from the site frame outwards */
 	char *function; /* the site frame's function (or module+0xoff, ?) */
 	struct gt_frame *frames;
 	size_t nframes;
+	int shared; /* key and frames belong to the summary's gt_site_frames */
 	uint64_t allocations, bytes, temporary, leaked_allocations, leaked_bytes;
 	UT_hash_handle hh;
 };
@@ -32,7 +44,6 @@ struct gt_proc {
 	 * tracer_s) for an image that ended, else its wall time so far.
 	 */
 	double basis;
-	uint64_t allocating_calls; /* calls of the malloc family except free */
 	uint64_t window;
 	double thrash;
 	struct gt_site **sites; /* by allocations, descending */
@@ -52,18 +63,38 @@ struct gt_totals {
 struct gt_summary {
 	const struct gt_model *m;
 	const char *path;
-	struct gt_proc *procs; /* heaviest (CPU, then events) first */
-	size_t n;
+	struct gt_symbolizer *sym;
+	long pid;	       /* only images of this pid; < 0: all */
+	size_t keep_sites;     /* sites kept per process; 0: all */
+	struct gt_proc *procs; /* heaviest (CPU, then events) first, after finish */
+	size_t n, cap;
 	struct gt_totals totals;
 	struct gt_verdict verdict; /* for the tree */
 	char *command;		   /* the command the user ran, shell-quoted */
 	const char *const *stripped;
 	size_t nstripped;
+	struct gt_site_frames *site_frames; /* uthash by key */
 };
 
-/* pid < 0: every process; else only images with that pid. */
+/*
+ * Built image by image, so that the model can forget an image once it is
+ * summarized (gt_model_on_retire): init, add every image (those of another
+ * pid than pid >= 0 are skipped), then finish with the model (order,
+ * verdicts, totals). keep_sites bounds the sites kept per process (0: all).
+ */
+void gt_summary_init(struct gt_summary *s, const char *path, struct gt_symbolizer *sym, long pid,
+		     size_t keep_sites);
+void gt_summary_add(struct gt_summary *s, const struct gt_image *img);
+void gt_summary_finish(struct gt_summary *s, const struct gt_model *m);
+
+/* All of the above on a model that retired nothing (--html, --folded). */
 void gt_summary_build(struct gt_summary *s, const struct gt_model *m, const char *path,
 		      struct gt_symbolizer *sym, long pid);
 void gt_summary_release(struct gt_summary *s);
+
+/* qsort orders of struct gt_site pointers, largest first, ties by key. */
+int gt_site_by_allocations(const void *a, const void *b);
+int gt_site_by_bytes(const void *a, const void *b);
+int gt_site_by_temporary(const void *a, const void *b);
 
 #endif /* GT_SUMMARY_H */

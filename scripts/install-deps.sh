@@ -5,7 +5,7 @@
 # Run as root. libunwind-dev replaces LLVM's libunwind-14-dev if an image
 # carries it (the two conflict; apt swaps them).
 set -e
-packages="build-essential cmake pkg-config git zstd jq strace ltrace
+packages="build-essential cmake pkg-config git zstd jq strace ltrace time
 	libunwind-dev uthash-dev libzstd-dev libdw-dev libelf-dev
 	libmimalloc2.0 libjemalloc2 chromium clang libclang-rt-14-dev"
 missing=""
