@@ -19,6 +19,7 @@
  *          nothing is read and libunwind sees EBADF, so it makes a new pipe;
  *   close  libunwind then closes its old ends: only ends that still are
  *          its pipe are closed, never what the program put there.
+ * Calls on other descriptors, libunwind's or the program's, pass through.
  * A check writes one byte into the pipe (syscall(SYS_write), right after
  * the read above said both ends are ours) and the next check reads it back.
  *
@@ -36,12 +37,18 @@ static int unwinder_pipe[2] = {-1, -1};
 static dev_t pipe_dev;
 static ino_t pipe_ino;
 
+/* Whether fd is a number libunwind holds its pipe on (it may not be the pipe any more). */
+static int unwinder_number(int fd)
+{
+	return fd >= 0 && (fd == unwinder_pipe[0] || fd == unwinder_pipe[1]);
+}
+
+/* Whether fd still is libunwind's pipe. */
 static int is_unwinder_pipe(int fd)
 {
 	struct stat st;
-	return fd >= 0 && (fd == unwinder_pipe[0] || fd == unwinder_pipe[1]) &&
-	       fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode) && st.st_dev == pipe_dev &&
-	       st.st_ino == pipe_ino;
+	return unwinder_number(fd) && fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode) &&
+	       st.st_dev == pipe_dev && st.st_ino == pipe_ino;
 }
 
 GT_EXPORT int GT_HOOK_NAME(pipe2)(int fds[2], int flags)
@@ -65,7 +72,7 @@ GT_EXPORT int GT_HOOK_NAME(pipe2)(int fds[2], int flags)
 
 GT_EXPORT ssize_t GT_HOOK_NAME(read)(int fd, void *buf, size_t count)
 {
-	if (gt_called_by_unwinder(__builtin_return_address(0)) &&
+	if (unwinder_number(fd) && gt_called_by_unwinder(__builtin_return_address(0)) &&
 	    !(is_unwinder_pipe(unwinder_pipe[0]) && is_unwinder_pipe(unwinder_pipe[1]))) {
 		errno = EBADF;
 		return -1;
@@ -77,7 +84,8 @@ GT_EXPORT ssize_t GT_HOOK_NAME(read)(int fd, void *buf, size_t count)
 
 GT_EXPORT int GT_HOOK_NAME(close)(int fd)
 {
-	if (gt_called_by_unwinder(__builtin_return_address(0)) && !is_unwinder_pipe(fd))
+	if (unwinder_number(fd) && gt_called_by_unwinder(__builtin_return_address(0)) &&
+	    !is_unwinder_pipe(fd))
 		return 0; /* no longer libunwind's: the program's now, or closed */
 	if (!gt_real_close)
 		gt_resolve_real();
