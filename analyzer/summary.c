@@ -403,7 +403,8 @@ void gt_summary_finish(struct gt_summary *s, const struct gt_model *m)
 	s->m = m;
 	for (size_t i = 0; i < s->n; i++)
 		set_times(&s->procs[i]);
-	qsort(s->procs, s->n, sizeof(*s->procs), heavier);
+	if (s->n) /* qsort(NULL, 0) is undefined: a trace with no process */
+		qsort(s->procs, s->n, sizeof(*s->procs), heavier);
 	s->command = root_command(m);
 	for (size_t i = 0; i < s->n; i++) {
 		struct gt_proc *p = &s->procs[i];
