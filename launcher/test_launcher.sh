@@ -63,6 +63,14 @@ check_eq "--confirm: remedies measured" '["default-windows","jemalloc","mimalloc
 check_eq "--confirm: each effect has its CI and prediction" true \
 	"$(jq '[.confirmation.effects[] | (.ci_low <= .ratio and .ratio <= .ci_high and
 		(.predicted_gain | type) == "number")] | all' c.json)"
+# --html: the page, with the confirmation after the verdict.
+run "$gittrace" --confirm --rounds=2 --html=c.html -- git -C repo log -p >/dev/null 2>&1
+check_eq "--confirm --html status" 0 "$st"
+check_eq "--html: the confirmation section" 1 "$(grep -c 'id="gt-confirmation"' c.html)"
+check_eq "--html: after the verdict" true \
+	"$([ "$(grep -n 'id="gt-verdict"' c.html | cut -d: -f1)" -lt \
+		"$(grep -n 'id="gt-confirmation"' c.html | cut -d: -f1)" ] && echo true)"
+check_eq "--html: a row per remedy" 3 "$(grep -o '<tr><td>' c.html | wc -l)"
 run "$gittrace" --template=nowhere --confirm -- true 2>/dev/null
 check_eq "--template of no directory" 2 "$st"
 
