@@ -53,7 +53,7 @@ void gt_usage_error(const char *fmt, ...)
 	exit(GT_EXIT_USAGE);
 }
 
-void gt_warn(const char *fmt, ...)
+void gt_warnf(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);

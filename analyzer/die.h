@@ -27,7 +27,7 @@ void gt_set_die_hook(void (*hook)(void));
 _Noreturn void gt_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Prints "gittrace-report: warning: <message>" and returns. */
-void gt_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void gt_warnf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* An internal inconsistency: prints where and aborts. Never for bad input. */
 #define BUG(msg) gt_bug(__FILE__, __LINE__, msg)

@@ -459,9 +459,9 @@ static void apply_usage(struct gt_image *img, const struct gt_rec_usage *u)
 static void check_seq(struct gt_model *m, struct gt_image *img, const struct gt_block *b)
 {
 	if (b->h.seq != img->next_seq) {
-		gt_warn("block %u of image %016llx (pid %u) missing before offset %llu",
-			img->next_seq, (unsigned long long)img->id, img->pid,
-			(unsigned long long)b->offset);
+		gt_warnf("block %u of image %016llx (pid %u) missing before offset %llu",
+			 img->next_seq, (unsigned long long)img->id, img->pid,
+			 (unsigned long long)b->offset);
 		img->missing_blocks = 1;
 		m->missing = 1;
 	}

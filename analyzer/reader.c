@@ -22,7 +22,6 @@ struct gt_reader {
 	uint64_t pos;
 	uint64_t size;
 	int torn;
-	int blocks;
 	ZSTD_DCtx *dctx;
 	uint8_t *frame;
 	size_t frame_cap;
@@ -62,8 +61,8 @@ static size_t read_some(struct gt_reader *r, void *buf, size_t n)
 static void torn(struct gt_reader *r, uint64_t block_off, uint64_t got, uint64_t want)
 {
 	r->torn = 1;
-	gt_warn("trace cut short at offset %llu: read %llu of %llu bytes of the last block",
-		(unsigned long long)block_off, (unsigned long long)got, (unsigned long long)want);
+	gt_warnf("trace cut short at offset %llu: read %llu of %llu bytes of the last block",
+		 (unsigned long long)block_off, (unsigned long long)got, (unsigned long long)want);
 }
 
 /* Names what a file that does not start with a block header looks like. */
@@ -172,7 +171,6 @@ int gt_reader_next(struct gt_reader *r, struct gt_block *b)
 		gt_die("corrupt block at offset %llu: %zu bytes of records, header says %u",
 		       (unsigned long long)data_off, n, b->h.raw_size);
 	b->raw = raw;
-	r->blocks++;
 	return 1;
 }
 

@@ -222,7 +222,6 @@ static void add_totals(struct gt_totals *t, const struct gt_proc *p)
 	t->mmap_s += p->mmap_s;
 	t->cpu += p->cpu;
 	t->tracer_s += p->tracer_s;
-	t->wall = p->wall > t->wall ? p->wall : t->wall;
 	t->peak_mapped_bytes += img->maps.peak_mapped_bytes;
 	t->remapped_regions += img->maps.remapped_regions;
 	for (int k = 0; k < GT_MAP_KIND_COUNT; k++) {

@@ -55,7 +55,7 @@ struct gt_totals {
 	uint64_t calls[GT_FN_COUNT];
 	uint64_t allocated_bytes, peak_bytes, temporary, leaked_allocations, leaked_bytes;
 	uint64_t allocations, untracked_frees;
-	double allocator_s, mmap_s, cpu, wall, tracer_s;
+	double allocator_s, mmap_s, cpu, tracer_s;
 	uint64_t peak_mapped_bytes, remapped_regions;
 	struct gt_kind_stats kind[GT_MAP_KIND_COUNT];
 };

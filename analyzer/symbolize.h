@@ -12,7 +12,7 @@
 #include "model.h"
 #include "symbols.h"
 
-/* One named frame. Strings are owned by the frame (gt_frame_release). */
+/* One named frame. Strings are owned by the frame (gt_frames_free). */
 struct gt_frame {
 	char *function; /* name, or "module+0xoff" when stripped, or "?" */
 	char *file;	/* NULL if unknown */

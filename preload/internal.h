@@ -32,19 +32,19 @@
 #include "gittrace/format.h"
 #include "interpose.h"
 
-#define GT_INTERNAL __attribute__((visibility("hidden")))
-#define GT_TLS	    __attribute__((tls_model("initial-exec"))) __thread
+#define GT_TLS __attribute__((tls_model("initial-exec"))) __thread
 
-/* ---- bootstrap.c ---------------------------------------------------- */
+/* ---- interpose_{linux,darwin}.c, bootstrap.c ---------------------------- */
 
-/* Pointers to the real functions, NULL until gt_resolve_real() ran. */
+/* Pointers to the real functions, NULL until gt_resolve_real() ran (interpose_*.c). */
 #define GT_HOOK(ret, name, params) extern ret(*gt_real_##name) params;
 #include "hooks.def"
 
 /*
- * Looks up every real function. Safe to call from any hook, any number of
- * times: the first call resolves; calls made while dlsym runs (it may
- * allocate) see NULL pointers and are served by the arena below.
+ * Looks up every real function (interpose_*.c). Safe to call from any hook,
+ * any number of times: the first call resolves; calls made while dlsym runs
+ * (it may allocate) see NULL pointers and are served by the arena below
+ * (bootstrap.c).
  */
 void gt_resolve_real(void);
 

@@ -1,8 +1,10 @@
 /*
  * Turns a full buffer of records into a block on disk: one zstd frame with
  * its checksum, behind a skippable frame holding the block header, written
- * with a single write(2) on an O_APPEND descriptor so that blocks of the
- * processes of a run never interleave.
+ * on an O_APPEND descriptor from one buffer, so that blocks of the
+ * processes of a run do not interleave (a regular file takes a whole
+ * write(2) at once; should the kernel write less, the rest follows and the
+ * reader rejects a block torn by another process's block as corrupt).
  *
  * Failure is never the program's problem: a short write, a full disk, a
  * file-size limit or a descriptor the program closed turns tracing off
