@@ -3,8 +3,8 @@
  * writes everything it holds and its END record, since no destructor will
  * run; exit() only notes the status for the destructor's END. Exec and
  * spawn add the run's GITTRACE_SESSION, and libgittrace in LD_PRELOAD, to
- * the new program's environment (exec_env.c). dlopen re-announces the module map so stacks through
- * the new library resolve.
+ * the new program's environment (exec_env.c). dlopen re-announces the
+ * module map so stacks through the new library resolve.
  */
 #include "record.h"
 
