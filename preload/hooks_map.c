@@ -35,13 +35,21 @@ static const struct rusage *thread_usage(struct rusage *ru)
 	return getrusage(RUSAGE_THREAD, ru) == 0 ? ru : NULL;
 }
 
-static void record_mmap(enum gt_fn fn, uint64_t t0, uint64_t t1, const struct rusage *usage,
-			void *addr, size_t len, int prot, int flags, int fd, uint64_t offset,
-			void *r)
+/* Whether a map call is of a file and succeeded: its window has a cost to follow. */
+static int maps_file(int flags, int fd, void *r)
+{
+	return !(flags & MAP_ANONYMOUS) && fd >= 0 && r != MAP_FAILED;
+}
+
+/* Records a map call that ended at t1, and the thread's usage right after a file's. */
+static void record_mmap(enum gt_fn fn, uint64_t t0, uint64_t t1, void *addr, size_t len, int prot,
+			int flags, int fd, uint64_t offset, void *r)
 {
 	uint8_t args[7 * GT_UV_MAX + GT_UV_MAX + PATH_MAX];
 	char path[PATH_MAX];
 	int saved_errno = errno;
+	struct rusage ru;
+	const struct rusage *usage = maps_file(flags, fd, r) ? thread_usage(&ru) : NULL;
 	size_t plen = (flags & MAP_ANONYMOUS) || fd < 0 ? 0 : fd_path(fd, path, sizeof(path));
 	uint8_t *p = gt_put_uv(args, GT_U(addr));
 	p = gt_put_uv(p, len);
@@ -54,12 +62,6 @@ static void record_mmap(enum gt_fn fn, uint64_t t0, uint64_t t1, const struct ru
 	memcpy(p, path, plen);
 	gt_stream_call(fn, t0, t1 - t0, args, (size_t)(p + plen - args), usage);
 	errno = saved_errno;
-}
-
-/* Whether a map call is of a file and succeeded: its window has a cost to follow. */
-static int maps_file(int flags, int fd, void *r)
-{
-	return !(flags & MAP_ANONYMOUS) && fd >= 0 && r != MAP_FAILED;
 }
 
 /* Before the real functions are known, go to the kernel directly. */
@@ -84,12 +86,7 @@ GT_EXPORT void *GT_HOOK_NAME(mmap)(void *addr, size_t len, int prot, int flags, 
 	}
 	uint64_t t0 = gt_now_ns();
 	void *r = gt_real_mmap(addr, len, prot, flags, fd, offset);
-	uint64_t t1 = gt_now_ns();
-	struct rusage ru;
-	int saved_errno = errno;
-	const struct rusage *usage = maps_file(flags, fd, r) ? thread_usage(&ru) : NULL;
-	errno = saved_errno;
-	record_mmap(GT_FN_MMAP, t0, t1, usage, addr, len, prot, flags, fd, (uint64_t)offset, r);
+	record_mmap(GT_FN_MMAP, t0, gt_now_ns(), addr, len, prot, flags, fd, (uint64_t)offset, r);
 	gt_leave();
 	return r;
 }
@@ -105,12 +102,7 @@ GT_EXPORT void *GT_HOOK_NAME(mmap64)(void *addr, size_t len, int prot, int flags
 	}
 	uint64_t t0 = gt_now_ns();
 	void *r = gt_real_mmap64(addr, len, prot, flags, fd, offset);
-	uint64_t t1 = gt_now_ns();
-	struct rusage ru;
-	int saved_errno = errno;
-	const struct rusage *usage = maps_file(flags, fd, r) ? thread_usage(&ru) : NULL;
-	errno = saved_errno;
-	record_mmap(GT_FN_MMAP64, t0, t1, usage, addr, len, prot, flags, fd, (uint64_t)offset, r);
+	record_mmap(GT_FN_MMAP64, t0, gt_now_ns(), addr, len, prot, flags, fd, (uint64_t)offset, r);
 	gt_leave();
 	return r;
 }
