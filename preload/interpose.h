@@ -17,6 +17,9 @@
 
 #ifdef __APPLE__
 #define GT_HOOK_NAME(name) gt_hook_##name
+/* hooks.def names Linux's mmap64; macOS's off_t is 64 bits and has no off64_t. */
+#include <sys/types.h>
+typedef off_t off64_t;
 #else
 #define GT_HOOK_NAME(name) name
 #endif
