@@ -1,5 +1,5 @@
 /*
- * Unit test of the offline symbolizer (analyzer/symbols.c): looks up return
+ * Unit test of the offline symbolizer (analyzer/symbols/symbols.c): looks up return
  * addresses captured at run time in this very program (built -g -O2, see
  * subject.c), in a stripped copy of it, in libc and in libzstd, and feeds it
  * the kinds of broken module the trace may record.
@@ -7,7 +7,7 @@
  * usage: symbols_test STRIPPED_COPY [pie|exec]
  */
 #define _GNU_SOURCE
-#include "../../analyzer/symbols.h"
+#include "../../analyzer/symbols/symbols.h"
 #include "module_of.h"
 #include "subject.h"
 
