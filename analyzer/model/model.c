@@ -687,6 +687,48 @@ double gt_image_mmap_seconds(const struct gt_image *img)
 	return sum_ns(img, GT_FN_MMAP, GT_FN_MREMAP);
 }
 
+const char *gt_origin_name(uint64_t origin)
+{
+	switch (origin) {
+	case GT_ORIGIN_ROOT:
+		return "root";
+	case GT_ORIGIN_FORK:
+		return "fork";
+	case GT_ORIGIN_EXEC:
+		return "exec";
+	}
+	return "unknown";
+}
+
+double gt_image_peak_seconds(const struct gt_image *img)
+{
+	const struct gt_heap *h = &img->heap;
+	return h->peak_ns > img->start_mono_ns && img->has_info
+		       ? (double)(h->peak_ns - img->start_mono_ns) / 1e9
+		       : 0;
+}
+
+uint64_t gt_image_threads(const struct gt_image *img)
+{
+	return img->ended && img->end.threads ? img->end.threads
+					      : (uint64_t)HASH_COUNT(img->threads);
+}
+
+int gt_image_exit_status(const struct gt_image *img, int *status)
+{
+	/* -1: the status is unknown (the program returned from main). */
+	if (!img->ended || img->end.reason == GT_END_EXEC || img->end.status < 0)
+		return 0;
+	*status = (int)img->end.status;
+	return 1;
+}
+
+uint64_t gt_image_map_calls(const struct gt_image *img)
+{
+	return img->calls[GT_FN_MMAP] + img->calls[GT_FN_MMAP64] + img->calls[GT_FN_MUNMAP] +
+	       img->calls[GT_FN_MREMAP];
+}
+
 void gt_model_free(struct gt_model *m)
 {
 	if (!m)

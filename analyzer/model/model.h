@@ -164,6 +164,24 @@ double gt_image_allocator_seconds(const struct gt_image *img);
 double gt_image_allocator_excess_seconds(const struct gt_image *img, double q);
 double gt_image_mmap_seconds(const struct gt_image *img);
 
+/* "root", "fork" or "exec" (enum gt_origin); "unknown" for any other value. */
+const char *gt_origin_name(uint64_t origin);
+
+/*
+ * Seconds from the image's start to its heap's peak; 0 when either is
+ * unknown.
+ */
+double gt_image_peak_seconds(const struct gt_image *img);
+
+/* Threads the image had: the END record's count, else the threads seen. */
+uint64_t gt_image_threads(const struct gt_image *img);
+
+/* 1 and *status when the image ended by exit or _exit with a known status. */
+int gt_image_exit_status(const struct gt_image *img, int *status);
+
+/* mmap, mmap64, munmap and mremap calls. */
+uint64_t gt_image_map_calls(const struct gt_image *img);
+
 void gt_model_free(struct gt_model *m);
 
 #endif /* GT_MODEL_H */

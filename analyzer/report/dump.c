@@ -26,19 +26,6 @@ static void str_field(FILE *out, const char *key, const struct gt_str *s)
 	gt_dump_escape(out, s->p, s->len);
 }
 
-static const char *origin_name(uint64_t o)
-{
-	switch (o) {
-	case GT_ORIGIN_ROOT:
-		return "root";
-	case GT_ORIGIN_FORK:
-		return "fork";
-	case GT_ORIGIN_EXEC:
-		return "exec";
-	}
-	return "unknown";
-}
-
 static const char *end_reason_name(uint64_t r)
 {
 	switch (r) {
@@ -70,7 +57,7 @@ static void dump_image(FILE *out, const struct gt_block *b, const struct gt_rec 
 		"IMAGE pid=%" PRIu64 " ppid=%" PRIu64 " origin=%s parent=%016" PRIx64
 		" start_realtime_ns=%" PRIu64 " start_ns=%" PRIu64 " pointer_bits=%" PRIu64
 		" page_size=%" PRIu64 " stack_depth=%" PRIu64,
-		r.pid, r.ppid, origin_name(r.origin), r.parent_image_id, r.start_realtime_ns,
+		r.pid, r.ppid, gt_origin_name(r.origin), r.parent_image_id, r.start_realtime_ns,
 		r.start_mono_ns, r.pointer_bits, r.page_size, r.stack_depth);
 	str_field(out, "exe", &r.exe);
 	str_field(out, "cwd", &r.cwd);

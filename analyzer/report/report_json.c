@@ -108,11 +108,6 @@ static void site(struct gt_json *j, const struct gt_site *st)
 	gt_json_end_object(j);
 }
 
-static const char *origin(uint64_t o)
-{
-	return o == GT_ORIGIN_FORK ? "fork" : o == GT_ORIGIN_EXEC ? "exec" : "root";
-}
-
 static void process(struct gt_json *j, const struct gt_proc *p, size_t top)
 {
 	const struct gt_image *img = p->img;
@@ -124,7 +119,7 @@ static void process(struct gt_json *j, const struct gt_proc *p, size_t top)
 	gt_json_kv_uint(j, "pid", img->pid);
 	gt_json_kv_uint(j, "ppid", img->ppid);
 	gt_json_kv_str(j, "image_id", id);
-	gt_json_kv_str(j, "origin", origin(img->origin));
+	gt_json_kv_str(j, "origin", p->origin);
 	gt_json_key(j, "parent_image_id");
 	snprintf(id, sizeof(id), "%016llx", (unsigned long long)img->parent_image_id);
 	gt_json_str(j, id);
@@ -138,14 +133,11 @@ static void process(struct gt_json *j, const struct gt_proc *p, size_t top)
 	gt_json_kv_double(j, "tracer_seconds", p->tracer_s);
 	gt_json_kv_uint(j, "capped_calls", img->capped_calls);
 	gt_json_kv_double(j, "capped_seconds", (double)img->capped_ns / 1e9);
-	gt_json_kv_uint(j, "threads",
-			img->ended && img->end.threads ? img->end.threads
-						       : (uint64_t)HASH_COUNT(img->threads));
+	gt_json_kv_uint(j, "threads", p->threads);
 	gt_json_kv_bool(j, "complete", gt_image_complete(img));
 	gt_json_key(j, "exit_status");
-	/* -1: exit status unknown (the program returned from main). */
-	if (img->ended && img->end.reason != GT_END_EXEC && img->end.status >= 0)
-		gt_json_int(j, img->end.status);
+	if (p->has_exit_status)
+		gt_json_int(j, p->exit_status);
 	else
 		gt_json_null(j);
 	gt_json_kv_uint(j, "events", img->events);
@@ -161,10 +153,7 @@ static void process(struct gt_json *j, const struct gt_proc *p, size_t top)
 	gt_json_kv_uint(j, "allocations", h->allocations);
 	gt_json_kv_uint(j, "allocated_bytes", h->allocated_bytes);
 	gt_json_kv_uint(j, "peak_bytes", h->peak_bytes);
-	gt_json_kv_double(j, "peak_seconds",
-			  h->peak_ns > img->start_mono_ns && img->has_info
-				  ? (double)(h->peak_ns - img->start_mono_ns) / 1e9
-				  : 0);
+	gt_json_kv_double(j, "peak_seconds", p->peak_seconds);
 	gt_json_kv_uint(j, "temporary_allocations", h->temporary);
 	gt_json_kv_uint(j, "leaked_allocations", h->leaked_allocations);
 	gt_json_kv_uint(j, "leaked_bytes", h->leaked_bytes);

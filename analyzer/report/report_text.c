@@ -74,9 +74,7 @@ static void tree(FILE *out, const struct gt_summary *s)
 	for (size_t i = 0; i < s->n; i++) {
 		const struct gt_proc *p = &s->procs[i];
 		const struct gt_image *img = p->img;
-		const char *origin = img->origin == GT_ORIGIN_FORK   ? "fork"
-				     : img->origin == GT_ORIGIN_EXEC ? "exec"
-								     : "root";
+		const char *origin = p->origin;
 		command(img, cmd, sizeof(cmd));
 		int n = fprintf(out,
 				"  %7" PRIu32 " %7" PRIu64 " %5s %8.3f %8.3f %10" PRIu64 "%s  ",
@@ -200,10 +198,7 @@ static void process(FILE *out, const struct gt_proc *p, size_t top)
 		 " allocations (%.0f/s), %s allocated, peak %s at %.3f s; temporary %" PRIu64
 		 " (%.1f%%), leaked %" PRIu64 " (%s), untracked frees %" PRIu64,
 		 h->allocations, secs > 0 ? (double)h->allocations / secs : 0,
-		 bytes(b, h->allocated_bytes), bytes(b2, h->peak_bytes),
-		 h->peak_ns > img->start_mono_ns && img->has_info
-			 ? (double)(h->peak_ns - img->start_mono_ns) / 1e9
-			 : 0,
+		 bytes(b, h->allocated_bytes), bytes(b2, h->peak_bytes), p->peak_seconds,
 		 h->temporary, h->allocations ? 100.0 * h->temporary / h->allocations : 0,
 		 h->leaked_allocations, bytes(b3, h->leaked_bytes), h->untracked_frees);
 	wrap(out, "  heap: ", 8, line);

@@ -175,11 +175,11 @@ static void fill_input(struct gt_verdict_input *in, const struct gt_proc *p)
 	in->mmap_seconds = p->mmap_s;
 	in->allocations = img->heap.allocations;
 	in->temporary = img->heap.temporary;
-	in->map_calls = img->calls[GT_FN_MMAP] + img->calls[GT_FN_MMAP64] +
-			img->calls[GT_FN_MUNMAP] + img->calls[GT_FN_MREMAP];
+	in->map_calls = p->map_calls;
 	in->pack_mmaps = mp->kind[GT_MAP_PACK].mmaps;
 	in->pack_munmaps = mp->kind[GT_MAP_PACK].munmaps;
 	in->pack_regions = mp->distinct_pack_regions;
+	in->thrash = p->thrash;
 	in->loose_mmaps = mp->kind[GT_MAP_LOOSE].mmaps;
 	in->window = p->window;
 	in->evictions = mp->evictions;
@@ -270,6 +270,7 @@ static void tree_input(struct gt_verdict_input *in, const struct gt_summary *s)
 		if (!packiest || one.pack_mmaps > packiest->img->maps.kind[GT_MAP_PACK].mmaps)
 			packiest = p;
 	}
+	in->thrash = in->pack_regions ? (double)in->pack_mmaps / (double)in->pack_regions : 0;
 	if (packiest) {
 		in->window = packiest->window;
 		in->limit_at_least = packiest->img->maps.limit_at_least;
@@ -378,10 +379,11 @@ void gt_summary_add(struct gt_summary *s, const struct gt_image *img)
 }
 
 /*
- * The times of p's image, from counters the model keeps after retiring it
- * (calls that arrive for an image after it was summarized still count).
+ * The times and facts of p's image, from counters the model keeps after
+ * retiring it (calls that arrive for an image after it was summarized
+ * still count).
  */
-static void set_times(struct gt_proc *p)
+static void set_facts(struct gt_proc *p)
 {
 	const struct gt_image *img = p->img;
 	p->wall = gt_image_wall_seconds(img);
@@ -395,13 +397,18 @@ static void set_times(struct gt_proc *p)
 		double inside = p->allocator_s + p->mmap_s;
 		p->basis = p->cpu - p->tracer_s > inside ? p->cpu - p->tracer_s : inside;
 	}
+	p->origin = gt_origin_name(img->origin);
+	p->peak_seconds = gt_image_peak_seconds(img);
+	p->threads = gt_image_threads(img);
+	p->map_calls = gt_image_map_calls(img);
+	p->has_exit_status = gt_image_exit_status(img, &p->exit_status);
 }
 
 void gt_summary_finish(struct gt_summary *s, const struct gt_model *m)
 {
 	s->m = m;
 	for (size_t i = 0; i < s->n; i++)
-		set_times(&s->procs[i]);
+		set_facts(&s->procs[i]);
 	if (s->n) /* qsort(NULL, 0) is undefined: a trace with no process */
 		qsort(s->procs, s->n, sizeof(*s->procs), heavier);
 	s->command = root_command(m);

@@ -46,6 +46,11 @@ struct gt_proc {
 	double basis;
 	uint64_t window;
 	double thrash;
+	/* Facts of the image, derived once for every writer (model.h). */
+	const char *origin; /* gt_origin_name */
+	double peak_seconds;
+	uint64_t threads, map_calls;
+	int has_exit_status, exit_status;
 	struct gt_site **sites; /* by allocations, descending */
 	size_t nsites;
 	struct gt_verdict verdict;

@@ -77,7 +77,7 @@ static void window_facts(struct gt_verdict *v, const struct gt_verdict_input *in
 	if (in->pack_mmaps)
 		EVIDENCE("%llu pack window maps of %llu distinct regions (thrash ratio %.1f)",
 			 (unsigned long long)in->pack_mmaps, (unsigned long long)in->pack_regions,
-			 in->pack_regions ? (double)in->pack_mmaps / (double)in->pack_regions : 0);
+			 in->thrash);
 	if (in->window) {
 		gt_format_bytes(a, sizeof(a), in->window);
 		EVIDENCE("pack window size in effect: %s (core.packedGitWindowSize; default "

@@ -51,6 +51,7 @@ struct gt_verdict_input {
 	uint64_t map_calls;		   /* mmap + munmap + mremap calls */
 	uint64_t pack_mmaps, pack_munmaps; /* maps/unmaps of pack windows */
 	uint64_t pack_regions;		   /* distinct pack (file, offset, length) */
+	double thrash;			   /* pack maps / pack regions (maps.h) */
 	uint64_t loose_mmaps;
 	uint64_t window;		      /* inferred window, 0 unknown */
 	uint64_t evictions;		      /* LRU unmaps of pack windows */

@@ -68,12 +68,6 @@ static void bar_cell(FILE *out, double v, const char *text)
 		v, text, pct);
 }
 
-static uint64_t map_calls(const struct gt_image *img)
-{
-	return img->calls[GT_FN_MMAP] + img->calls[GT_FN_MMAP64] + img->calls[GT_FN_MUNMAP] +
-	       img->calls[GT_FN_MREMAP];
-}
-
 struct totals {
 	double events, cpu, maps;
 };
@@ -87,17 +81,14 @@ static void row(FILE *out, const struct gt_proc *p, int depth, const struct tota
 		fputs("<span class=\"branch\">&#x2514; </span>", out);
 	fprintf(out, "<b>%" PRIu32 "</b> <span class=\"argv\">", img->pid);
 	gt_html_command(out, img);
-	fprintf(out, "</span>%s</td><td>%s</td>", gt_image_complete(img) ? "" : " *",
-		img->origin == GT_ORIGIN_FORK	? "fork"
-		: img->origin == GT_ORIGIN_EXEC ? "exec"
-						: "root");
+	fprintf(out, "</span>%s</td><td>%s</td>", gt_image_complete(img) ? "" : " *", p->origin);
 	snprintf(text, sizeof(text), "%.3f", p->cpu);
 	bar_cell(out, share(p->cpu, t->cpu), text);
 	fprintf(out, "<td class=\"num\">%.3f</td>", p->wall);
 	snprintf(text, sizeof(text), "%" PRIu64, img->events);
 	bar_cell(out, share((double)img->events, t->events), text);
-	snprintf(text, sizeof(text), "%" PRIu64, map_calls(img));
-	bar_cell(out, share((double)map_calls(img), t->maps), text);
+	snprintf(text, sizeof(text), "%" PRIu64, p->map_calls);
+	bar_cell(out, share((double)p->map_calls, t->maps), text);
 	fprintf(out, "<td class=\"num\">%.1f%%</td><td class=\"num\">%.1f%%</td>",
 		100 * p->verdict.allocator_share, 100 * p->verdict.mmap_share);
 	fprintf(out, "<td><span class=\"badge v-%s\">%s</span></td></tr>\n",
@@ -138,7 +129,7 @@ void gt_html_procs(FILE *out, const struct gt_summary *s)
 		starts[i] = (struct start){s->procs[i].img, i};
 		t.events += (double)s->procs[i].img->events;
 		t.cpu += s->procs[i].cpu;
-		t.maps += (double)map_calls(s->procs[i].img);
+		t.maps += (double)s->procs[i].map_calls;
 	}
 	qsort(starts, s->n, sizeof(*starts), started_first);
 	for (size_t k = 0; k < s->n; k++)
