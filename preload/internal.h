@@ -147,6 +147,13 @@ static inline void gt_leave(void)
  */
 void gt_disable(const char *first, ...) __attribute__((sentinel));
 
+/*
+ * Turns tracing off for good in this process, without a warning: another
+ * process of the run already gave it (the run is untraced, or its file
+ * cannot grow). Safe to call from any thread.
+ */
+void gt_stop_quietly(void);
+
 /* ---- unwind.c ------------------------------------------------------- */
 
 /*
@@ -229,14 +236,13 @@ void gt_stacks_reset(void);
 
 /* ---- writer.c ------------------------------------------------------- */
 
-struct gt_writer {
-	int fd;		      /* the trace file, O_APPEND */
+/* The run's trace file, as the session opened it (session.c). */
+struct gt_trace_file {
+	int fd;		      /* O_APPEND, at GT_FD_FLOOR or above */
 	dev_t dev;	      /* its identity, to notice that the program */
 	ino_t ino;	      /* closed the fd and reused the number */
 	uint64_t fsize_limit; /* RLIMIT_FSIZE, or UINT64_MAX */
 };
-
-extern struct gt_writer gt_writer;
 
 /*
  * Compresses raw_len bytes of records into one block and appends it with a
@@ -245,8 +251,11 @@ extern struct gt_writer gt_writer;
  */
 int gt_writer_write_block(const struct gt_block_header *h, const uint8_t *raw, size_t raw_len);
 
-/* Prepares the compressor; 0 or -1 (then tracing is disabled). */
-int gt_writer_init(void);
+/*
+ * Prepares the compressor for writing to file (which the writer owns from
+ * then on); 0 or -1 (then tracing is disabled).
+ */
+int gt_writer_init(const struct gt_trace_file *file);
 /* In a forked child: the compressor state may be mid-use by a thread that
  * does not exist there. */
 void gt_writer_reset_after_fork(void);
@@ -256,10 +265,11 @@ void gt_writer_reset_after_fork(void);
 /*
  * Opens the run's trace file: the root of a run creates it (safely, see
  * session.c) and tells descendants through GITTRACE_SESSION; a descendant
- * opens the same file. Fills gt_writer. Returns 0, or -1 after disabling
- * tracing with a warning. *origin is set to GT_ORIGIN_ROOT or EXEC.
+ * opens the same file. Fills file. Returns 0; -1 after disabling tracing
+ * with a warning, or quietly when the run is untraced already.
+ * *origin is set to GT_ORIGIN_ROOT or EXEC.
  */
-int gt_session_open(int *origin);
+int gt_session_open(int *origin, struct gt_trace_file *file);
 
 /*
  * "GITTRACE_SESSION=..." to add to the environment of a program this
@@ -282,7 +292,7 @@ int gt_fd_move_high(int fd);
  * Marks the run's file as one that cannot grow (disk full, size limit), so
  * processes started later stay untraced without warning again.
  */
-void gt_session_mark_failed(void);
+void gt_session_mark_failed(const struct gt_trace_file *file);
 
 /* ---- exec_env.c ----------------------------------------------------- */
 

@@ -96,6 +96,7 @@ struct gt_interpose {
 };
 
 #define GT_TUPLE(name) {(const void *)GT_HOOK_NAME(name), (const void *)name},
-__attribute__((used, section("__DATA,__interpose"))) static const struct gt_interpose
-	gt_interpose_table[] = {GT_DARWIN_HOOKS(GT_TUPLE) GT_TUPLE(execl) GT_TUPLE(execlp)
-					GT_TUPLE(execle)};
+__attribute__((
+	used,
+	section("__DATA,__interpose"))) static const struct gt_interpose gt_interpose_table[] = {
+	GT_DARWIN_HOOKS(GT_TUPLE) GT_TUPLE(execl) GT_TUPLE(execlp) GT_TUPLE(execle)};

@@ -36,8 +36,6 @@
 #define SESSION_VAR "GITTRACE_SESSION"
 #define SESSION_OFF "-"
 
-struct gt_writer gt_writer = {.fd = -1};
-
 /* "GITTRACE_SESSION=<path or ->" for new programs; empty until known. */
 static char session_env[sizeof(SESSION_VAR "=") + PATH_MAX];
 
@@ -159,7 +157,7 @@ int gt_fd_move_high(int fd)
 	return high;
 }
 
-int gt_session_open(int *origin)
+int gt_session_open(int *origin, struct gt_trace_file *file)
 {
 	const char *session = secure_getenv(SESSION_VAR);
 	char path[PATH_MAX];
@@ -168,8 +166,8 @@ int gt_session_open(int *origin)
 	if (session)
 		session_set(session);
 	if (session && strcmp(session, SESSION_OFF) == 0) {
-		__atomic_store_n(&gt_state, GT_STATE_OFF, __ATOMIC_RELEASE);
-		return -1; /* the root already warned */
+		gt_stop_quietly(); /* the root already warned */
+		return -1;
 	}
 	if (session) {
 		*origin = GT_ORIGIN_EXEC;
@@ -210,23 +208,23 @@ int gt_session_open(int *origin)
 	if (st.st_mode & S_ISVTX) {
 		/* An earlier process of the run could not write: it warned. */
 		close(fd);
-		__atomic_store_n(&gt_state, GT_STATE_OFF, __ATOMIC_RELEASE);
+		gt_stop_quietly();
 		session_set(SESSION_OFF);
 		return -1;
 	}
-	gt_writer.fd = gt_fd_move_high(fd);
-	gt_writer.dev = st.st_dev;
-	gt_writer.ino = st.st_ino;
-	gt_writer.fsize_limit = UINT64_MAX;
+	file->fd = gt_fd_move_high(fd);
+	file->dev = st.st_dev;
+	file->ino = st.st_ino;
+	file->fsize_limit = UINT64_MAX;
 	if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
-		gt_writer.fsize_limit = rl.rlim_cur;
+		file->fsize_limit = rl.rlim_cur;
 	return 0;
 }
 
-void gt_session_mark_failed(void)
+void gt_session_mark_failed(const struct gt_trace_file *file)
 {
 	struct stat st;
-	if (fstat(gt_writer.fd, &st) == 0 && st.st_dev == gt_writer.dev &&
-	    st.st_ino == gt_writer.ino && S_ISREG(st.st_mode))
-		fchmod(gt_writer.fd, (st.st_mode & 07777) | S_ISVTX);
+	if (fstat(file->fd, &st) == 0 && st.st_dev == file->dev && st.st_ino == file->ino &&
+	    S_ISREG(st.st_mode))
+		fchmod(file->fd, (st.st_mode & 07777) | S_ISVTX);
 }

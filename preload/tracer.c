@@ -24,14 +24,15 @@ static void after_fork_in_child(void);
 static void start(void)
 {
 	int origin = GT_ORIGIN_ROOT;
+	struct gt_trace_file file;
 	/* Only a root warns about settings: its descendants read the same ones. */
 	gt_settings_load(&gt_settings, secure_getenv("GITTRACE_SESSION") == NULL);
-	if (gt_session_open(&origin))
+	if (gt_session_open(&origin, &file))
 		return;
 	gt_unwind_init();
 	gt_exec_env_init();
 	gt_image_id = gt_image_new_id();
-	if (gt_writer_init() || gt_stream_init(gt_image_id))
+	if (gt_writer_init(&file) || gt_stream_init(gt_image_id))
 		return; /* disabled with a warning */
 	pthread_atfork(NULL, NULL, after_fork_in_child);
 	__atomic_store_n(&gt_state, GT_STATE_ON, __ATOMIC_RELEASE);
@@ -88,6 +89,11 @@ void gt_disable(const char *first, ...)
 	 */
 	if (prev == GT_STATE_STARTING || prev == GT_STATE_NEW)
 		gt_session_off();
+}
+
+void gt_stop_quietly(void)
+{
+	__atomic_store_n(&gt_state, GT_STATE_OFF, __ATOMIC_RELEASE);
 }
 
 /*

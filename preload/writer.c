@@ -41,6 +41,7 @@ static void zstd_free(void *opaque, void *ptr)
 
 static const ZSTD_customMem zstd_mem = {zstd_alloc, zstd_free, NULL};
 
+static struct gt_trace_file file = {.fd = -1};
 static ZSTD_CCtx *cctx;
 static uint8_t *out; /* prefix + header + compressed frame */
 static size_t out_cap;
@@ -54,8 +55,9 @@ static int set_params(void)
 	       ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1));
 }
 
-int gt_writer_init(void)
+int gt_writer_init(const struct gt_trace_file *trace_file)
 {
+	file = *trace_file;
 	cctx = ZSTD_createCCtx_advanced(zstd_mem);
 	out_cap = GT_PREFIX + ZSTD_compressBound(gt_settings.buffer_size);
 	out = gt_pages(out_cap);
@@ -76,7 +78,7 @@ void gt_writer_reset_after_fork(void)
 static int may_write(size_t len)
 {
 	struct stat st;
-	if (fstat(gt_writer.fd, &st) || st.st_dev != gt_writer.dev || st.st_ino != gt_writer.ino) {
+	if (fstat(file.fd, &st) || st.st_dev != file.dev || st.st_ino != file.ino) {
 		gt_disable("the program closed the trace file's descriptor; tracing stopped, the "
 			   "trace ends here",
 			   NULL);
@@ -84,12 +86,12 @@ static int may_write(size_t len)
 	}
 	if (st.st_mode & S_ISVTX) {
 		/* Another process of the run hit a full disk or the size limit and warned. */
-		__atomic_store_n(&gt_state, GT_STATE_OFF, __ATOMIC_RELEASE);
+		gt_stop_quietly();
 		return -1;
 	}
-	if ((uint64_t)st.st_size + len > gt_writer.fsize_limit) {
+	if ((uint64_t)st.st_size + len > file.fsize_limit) {
 		/* Crossing RLIMIT_FSIZE would raise SIGXFSZ in the program. */
-		gt_session_mark_failed();
+		gt_session_mark_failed(&file);
 		gt_disable("the trace reached the file size limit (ulimit -f); tracing stopped, "
 			   "the trace ends here",
 			   NULL);
@@ -118,11 +120,11 @@ int gt_writer_write_block(const struct gt_block_header *h, const uint8_t *raw, s
 	int saved_errno = errno;
 	size_t done = 0;
 	while (done < len) {
-		ssize_t w = write(gt_writer.fd, out + done, len - done);
+		ssize_t w = write(file.fd, out + done, len - done);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0) {
-			gt_session_mark_failed();
+			gt_session_mark_failed(&file);
 			gt_disable(
 				"cannot write trace file: ", w < 0 ? strerror(errno) : "no space",
 				"; tracing stopped, the trace ends here", NULL);
