@@ -35,20 +35,14 @@ void gt_report_folded(FILE *out, const struct gt_summary *s, struct gt_symbolize
 				fputc('_', out);
 				frame_name(out, img->argv[1]);
 			}
-			const struct gt_stack *st = gt_image_stack(img, c->stack);
-			if (st) {
-				struct gt_frame *f;
-				size_t n = gt_symbolize_stack(sym, img, st, &f);
-				/* Drop the allocator's own frames, innermost. */
-				size_t first = 0;
-				while (first < n && gt_is_allocator_function(f[first].function))
-					first++;
-				for (size_t k = n; k > first; k--) {
-					fputc(';', out);
-					frame_name(out, f[k - 1].function);
-				}
-				gt_frames_free(f, n);
+			struct gt_frame *f;
+			size_t first,
+				n = gt_symbolize_program_frames(sym, img, c->stack, &f, &first);
+			for (size_t k = n; k > first; k--) {
+				fputc(';', out);
+				frame_name(out, f[k - 1].function);
 			}
+			gt_frames_free(f, n);
 			fprintf(out, " %" PRIu64 "\n", w);
 		}
 	}

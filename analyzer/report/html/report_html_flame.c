@@ -112,14 +112,8 @@ static void add_image(struct flame *f, const struct gt_image *img, struct gt_sym
 		for (int i = 0; i < W_COUNT; i++)
 			f->root.w[i] += w[i];
 		struct node *at = step(&f->root, root_name, w);
-		const struct gt_stack *st = gt_image_stack(img, c->stack);
-		if (!st)
-			continue;
 		struct gt_frame *fr;
-		size_t n = gt_symbolize_stack(sym, img, st, &fr);
-		size_t first = 0;
-		while (first < n && gt_is_allocator_function(fr[first].function))
-			first++;
+		size_t first, n = gt_symbolize_program_frames(sym, img, c->stack, &fr, &first);
 		for (size_t i = n; i > first; i--)
 			at = step(at, intern(f, fr[i - 1].function), w);
 		gt_frames_free(fr, n);
