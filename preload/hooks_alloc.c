@@ -57,7 +57,7 @@ GT_EXPORT void *GT_HOOK_NAME(malloc)(size_t size)
 		return untraced_malloc(size);
 	uint64_t t0 = gt_now_ns();
 	void *r = gt_real_malloc(size);
-	gt_record(GT_FN_MALLOC, t0, gt_now_ns(), 2, size, GT_U(r), 0, 0);
+	GT_RECORD(malloc, t0, gt_now_ns(), size, GT_U(r));
 	gt_leave();
 	return r;
 }
@@ -68,7 +68,7 @@ GT_EXPORT void *GT_HOOK_NAME(calloc)(size_t nmemb, size_t size)
 		return untraced_calloc(nmemb, size);
 	uint64_t t0 = gt_now_ns();
 	void *r = gt_real_calloc(nmemb, size);
-	gt_record(GT_FN_CALLOC, t0, gt_now_ns(), 3, nmemb, size, GT_U(r), 0);
+	GT_RECORD(calloc, t0, gt_now_ns(), nmemb, size, GT_U(r));
 	gt_leave();
 	return r;
 }
@@ -81,7 +81,7 @@ GT_EXPORT void *GT_HOOK_NAME(realloc)(void *ptr, size_t size)
 		return untraced_realloc(ptr, size);
 	uint64_t t0 = gt_now_ns();
 	void *r = gt_real_realloc(ptr, size);
-	gt_record(GT_FN_REALLOC, t0, gt_now_ns(), 3, GT_U(ptr), size, GT_U(r), 0);
+	GT_RECORD(realloc, t0, gt_now_ns(), GT_U(ptr), size, GT_U(r));
 	gt_leave();
 	return r;
 }
@@ -102,7 +102,7 @@ GT_EXPORT void *GT_HOOK_NAME(reallocarray)(void *ptr, size_t nmemb, size_t size)
 	}
 	uint64_t t0 = gt_now_ns();
 	void *r = gt_real_reallocarray(ptr, nmemb, size);
-	gt_record(GT_FN_REALLOCARRAY, t0, gt_now_ns(), 4, GT_U(ptr), nmemb, size, GT_U(r));
+	GT_RECORD(reallocarray, t0, gt_now_ns(), GT_U(ptr), nmemb, size, GT_U(r));
 	gt_leave();
 	return r;
 }
@@ -120,7 +120,7 @@ GT_EXPORT void GT_HOOK_NAME(free)(void *ptr)
 	}
 	uint64_t t0 = gt_now_ns();
 	gt_real_free(ptr);
-	gt_record(GT_FN_FREE, t0, gt_now_ns(), 1, GT_U(ptr), 0, 0, 0);
+	GT_RECORD(free, t0, gt_now_ns(), GT_U(ptr));
 	gt_leave();
 }
 
@@ -133,8 +133,8 @@ GT_EXPORT int GT_HOOK_NAME(posix_memalign)(void **memptr, size_t alignment, size
 	}
 	uint64_t t0 = gt_now_ns();
 	int ret = gt_real_posix_memalign(memptr, alignment, size);
-	gt_record(GT_FN_POSIX_MEMALIGN, t0, gt_now_ns(), 4, alignment, size,
-		  ret == 0 ? GT_U(*memptr) : 0, (uint64_t)ret);
+	GT_RECORD(posix_memalign, t0, gt_now_ns(), alignment, size, ret == 0 ? GT_U(*memptr) : 0,
+		  (uint64_t)ret);
 	gt_leave();
 	return ret;
 }
@@ -143,7 +143,7 @@ GT_EXPORT int GT_HOOK_NAME(posix_memalign)(void **memptr, size_t alignment, size
  * aligned_alloc, memalign, valloc and pvalloc share one shape; the recorded
  * arguments (the trailing macro arguments) may name the result r.
  */
-#define GT_ALIGNED_HOOK(name, fn, params, call_args, nrec, ...)                                    \
+#define GT_ALIGNED_HOOK(name, params, call_args, ...)                                              \
 	GT_EXPORT void *GT_HOOK_NAME(name) params                                                  \
 	{                                                                                          \
 		if (!gt_enter()) {                                                                 \
@@ -153,14 +153,14 @@ GT_EXPORT int GT_HOOK_NAME(posix_memalign)(void **memptr, size_t alignment, size
 		}                                                                                  \
 		uint64_t t0 = gt_now_ns();                                                         \
 		void *r = gt_real_##name call_args;                                                \
-		gt_record(fn, t0, gt_now_ns(), nrec, __VA_ARGS__);                                 \
+		GT_RECORD(name, t0, gt_now_ns(), __VA_ARGS__);                                     \
 		gt_leave();                                                                        \
 		return r;                                                                          \
 	}
 
-GT_ALIGNED_HOOK(aligned_alloc, GT_FN_ALIGNED_ALLOC, (size_t alignment, size_t size),
-		(alignment, size), 3, alignment, size, GT_U(r), 0)
-GT_ALIGNED_HOOK(memalign, GT_FN_MEMALIGN, (size_t alignment, size_t size), (alignment, size), 3,
-		alignment, size, GT_U(r), 0)
-GT_ALIGNED_HOOK(valloc, GT_FN_VALLOC, (size_t size), (size), 2, size, GT_U(r), 0, 0)
-GT_ALIGNED_HOOK(pvalloc, GT_FN_PVALLOC, (size_t size), (size), 2, size, GT_U(r), 0, 0)
+GT_ALIGNED_HOOK(aligned_alloc, (size_t alignment, size_t size), (alignment, size), alignment, size,
+		GT_U(r))
+GT_ALIGNED_HOOK(memalign, (size_t alignment, size_t size), (alignment, size), alignment, size,
+		GT_U(r))
+GT_ALIGNED_HOOK(valloc, (size_t size), (size), size, GT_U(r))
+GT_ALIGNED_HOOK(pvalloc, (size_t size), (size), size, GT_U(r))

@@ -45,22 +45,16 @@ static int maps_file(int flags, int fd, void *r)
 static void record_mmap(enum gt_fn fn, uint64_t t0, uint64_t t1, void *addr, size_t len, int prot,
 			int flags, int fd, uint64_t offset, void *r)
 {
-	uint8_t args[7 * GT_UV_MAX + GT_UV_MAX + PATH_MAX];
+	uint8_t args[GT_CALL_ARGS_MAX + PATH_MAX];
 	char path[PATH_MAX];
 	int saved_errno = errno;
 	struct rusage ru;
 	const struct rusage *usage = maps_file(flags, fd, r) ? thread_usage(&ru) : NULL;
 	size_t plen = (flags & MAP_ANONYMOUS) || fd < 0 ? 0 : fd_path(fd, path, sizeof(path));
-	uint8_t *p = gt_put_uv(args, GT_U(addr));
-	p = gt_put_uv(p, len);
-	p = gt_put_uv(p, (uint64_t)prot);
-	p = gt_put_uv(p, (uint64_t)(unsigned)flags);
-	p = gt_put_sv(p, fd);
-	p = gt_put_uv(p, offset);
-	p = gt_put_uv(p, GT_U(r));
-	p = gt_put_uv(p, plen);
-	memcpy(p, path, plen);
-	gt_stream_call(fn, t0, t1 - t0, args, (size_t)(p + plen - args), usage);
+	/* mmap64's arguments are mmap's (format.h). */
+	uint8_t *p = gt_encode_mmap(args, GT_U(addr), len, (uint64_t)prot,
+				    (uint64_t)(unsigned)flags, fd, offset, GT_U(r), path, plen);
+	gt_stream_call(fn, t0, t1 - t0, args, (size_t)(p - args), usage);
 	errno = saved_errno;
 }
 
@@ -121,10 +115,8 @@ GT_EXPORT int GT_HOOK_NAME(munmap)(void *addr, size_t len)
 	struct rusage ru;
 	int saved_errno = errno;
 	const struct rusage *usage = r == 0 ? thread_usage(&ru) : NULL;
-	uint8_t args[3 * GT_UV_MAX];
-	uint8_t *p = gt_put_uv(args, GT_U(addr));
-	p = gt_put_uv(p, len);
-	p = gt_put_uv(p, gt_zigzag(r));
+	uint8_t args[GT_CALL_ARGS_MAX];
+	uint8_t *p = gt_encode_munmap(args, GT_U(addr), len, r);
 	gt_stream_call(GT_FN_MUNMAP, t0, t1 - t0, args, (size_t)(p - args), usage);
 	errno = saved_errno;
 	gt_leave();
@@ -148,14 +140,10 @@ GT_EXPORT void *GT_HOOK_NAME(mremap)(void *old_addr, size_t old_len, size_t new_
 	uint64_t t0 = gt_now_ns();
 	void *r = gt_real_mremap(old_addr, old_len, new_len, flags, new_addr);
 	uint64_t t1 = gt_now_ns();
-	uint8_t args[6 * GT_UV_MAX];
+	uint8_t args[GT_CALL_ARGS_MAX];
 	int saved_errno = errno;
-	uint8_t *p = gt_put_uv(args, GT_U(old_addr));
-	p = gt_put_uv(p, old_len);
-	p = gt_put_uv(p, new_len);
-	p = gt_put_uv(p, (uint64_t)(unsigned)flags);
-	p = gt_put_uv(p, GT_U(new_addr));
-	p = gt_put_uv(p, GT_U(r));
+	uint8_t *p = gt_encode_mremap(args, GT_U(old_addr), old_len, new_len,
+				      (uint64_t)(unsigned)flags, GT_U(new_addr), GT_U(r));
 	gt_stream_call(GT_FN_MREMAP, t0, t1 - t0, args, (size_t)(p - args), NULL);
 	errno = saved_errno;
 	gt_leave();

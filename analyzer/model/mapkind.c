@@ -94,3 +94,8 @@ enum gt_map_kind gt_map_classify(const char *path, size_t len)
 	}
 	return GT_MAP_OTHER;
 }
+
+enum gt_map_kind gt_map_kind_of(uint64_t flags, const char *path, size_t len)
+{
+	return (flags & 0x20) ? GT_MAP_ANONYMOUS : gt_map_classify(path, len);
+}

@@ -7,6 +7,7 @@
 #define GT_MAPKIND_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 enum gt_map_kind {
 	GT_MAP_PACK = 0,	  /* .../objects/pack/NAME.pack: windows of pack data */
@@ -29,5 +30,11 @@ extern const char *const gt_map_kind_names[GT_MAP_KIND_COUNT];
  * work-tree file called "index" stays "other".
  */
 enum gt_map_kind gt_map_classify(const char *path, size_t len);
+
+/*
+ * The kind of a map call's mapping: anonymous when flags has MAP_ANONYMOUS
+ * (0x20 on Linux; it maps no file whatever the fd), else by the path.
+ */
+enum gt_map_kind gt_map_kind_of(uint64_t flags, const char *path, size_t len);
 
 #endif /* GT_MAPKIND_H */

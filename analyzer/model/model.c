@@ -417,9 +417,7 @@ static void apply_call(struct gt_model *m, struct gt_image *img, const struct gt
 		break;
 	case GT_FN_MMAP:
 	case GT_FN_MMAP64: {
-		/* MAP_ANONYMOUS (0x20 on Linux) maps no file whatever fd says. */
-		enum gt_map_kind kind = (c->flags & 0x20) ? GT_MAP_ANONYMOUS
-							  : gt_map_classify(c->path.p, c->path.len);
+		enum gt_map_kind kind = gt_map_kind_of(c->flags, c->path.p, c->path.len);
 		uint32_t path_id = kind == GT_MAP_ANONYMOUS ? 0 : intern_path(m, &c->path);
 		gt_maps_mmap(&img->maps, c->result, c->len, c->offset, kind, path_id,
 			     map_failed(img, c->result), img->page_size, t, dur);

@@ -145,68 +145,18 @@ int gt_decode_call(const struct gt_block *b, const struct gt_rec *r, struct gt_r
 	o->dts = gt_get_sv(&c);
 	o->dur_ns = gt_get_uv(&c);
 	o->stack = gt_get_uv(&c);
+	/* The arguments as format.h's GT_ARGS tables list them. */
+#define GT_ARG_GET_U(field)	      o->field = gt_get_uv(&c);
+#define GT_ARG_GET_P(field)	      o->field = gt_get_uv(&c);
+#define GT_ARG_GET_X(field)	      o->field = gt_get_uv(&c);
+#define GT_ARG_GET_S(field)	      o->field = gt_get_sv(&c);
+#define GT_ARG_GET_T(field)	      o->field = str(&c);
+#define GT_ARG_GET(field, enc, label) GT_ARG_GET_##enc(field)
+#define GT_DECODE_CASE(NAME, value, name)                                                          \
+	case GT_FN_##NAME:                                                                         \
+		GT_ARGS_##NAME(GT_ARG_GET) break;
 	switch ((enum gt_fn)o->fn) {
-	case GT_FN_MALLOC:
-	case GT_FN_VALLOC:
-	case GT_FN_PVALLOC:
-		o->size = gt_get_uv(&c);
-		o->result = gt_get_uv(&c);
-		break;
-	case GT_FN_CALLOC:
-		o->nmemb = gt_get_uv(&c);
-		o->size = gt_get_uv(&c);
-		o->result = gt_get_uv(&c);
-		break;
-	case GT_FN_REALLOC:
-		o->ptr = gt_get_uv(&c);
-		o->size = gt_get_uv(&c);
-		o->result = gt_get_uv(&c);
-		break;
-	case GT_FN_REALLOCARRAY:
-		o->ptr = gt_get_uv(&c);
-		o->nmemb = gt_get_uv(&c);
-		o->size = gt_get_uv(&c);
-		o->result = gt_get_uv(&c);
-		break;
-	case GT_FN_FREE:
-		o->ptr = gt_get_uv(&c);
-		break;
-	case GT_FN_POSIX_MEMALIGN:
-		o->align = gt_get_uv(&c);
-		o->size = gt_get_uv(&c);
-		o->result = gt_get_uv(&c);
-		o->ret = gt_get_uv(&c);
-		break;
-	case GT_FN_ALIGNED_ALLOC:
-	case GT_FN_MEMALIGN:
-		o->align = gt_get_uv(&c);
-		o->size = gt_get_uv(&c);
-		o->result = gt_get_uv(&c);
-		break;
-	case GT_FN_MMAP:
-	case GT_FN_MMAP64:
-		o->addr = gt_get_uv(&c);
-		o->len = gt_get_uv(&c);
-		o->prot = gt_get_uv(&c);
-		o->flags = gt_get_uv(&c);
-		o->fd = gt_get_sv(&c);
-		o->offset = gt_get_uv(&c);
-		o->result = gt_get_uv(&c);
-		o->path = str(&c);
-		break;
-	case GT_FN_MUNMAP:
-		o->addr = gt_get_uv(&c);
-		o->len = gt_get_uv(&c);
-		o->sret = gt_get_sv(&c);
-		break;
-	case GT_FN_MREMAP:
-		o->old_addr = gt_get_uv(&c);
-		o->old_len = gt_get_uv(&c);
-		o->new_len = gt_get_uv(&c);
-		o->flags = gt_get_uv(&c);
-		o->new_addr = gt_get_uv(&c);
-		o->result = gt_get_uv(&c);
-		break;
+		GT_FNS(GT_DECODE_CASE)
 	case GT_FN_COUNT:
 		break;
 	}

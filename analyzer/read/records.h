@@ -64,7 +64,10 @@ struct gt_rec_stack {
 	uint64_t *ips; /* gt_xmalloc'ed; free it */
 };
 
-/* One CALL. Only the fields fn records are set; the others stay 0. */
+/*
+ * One CALL. Only the fields fn records are set (format.h's GT_ARGS
+ * tables name them); the others stay 0.
+ */
 struct gt_rec_call {
 	uint8_t fn;
 	int64_t dts;

@@ -113,60 +113,22 @@ static void dump_call(FILE *out, const struct gt_image *img, const struct gt_rec
 		" dur_ns=%" PRIu64,
 		gt_fn_names[c->fn], img->cur ? img->cur->heap.serial : 1,
 		img->cur ? img->cur->tid : 0, c->stack, img->now_ns, c->dur_ns);
+	/* The arguments as format.h's GT_ARGS tables list and name them. */
+#define GT_ARG_SHOW_U(field, label) fprintf(out, " " label "=%" PRIu64, c->field);
+#define GT_ARG_SHOW_P(field, label) fprintf(out, " " label "=0x%" PRIx64, c->field);
+#define GT_ARG_SHOW_X(field, label) fprintf(out, " " label "=0x%" PRIx64, c->field);
+#define GT_ARG_SHOW_S(field, label) fprintf(out, " " label "=%" PRId64, c->field);
+/* A map's path comes with the kind the analyzer gives it. */
+#define GT_ARG_SHOW_T(field, label)                                                                \
+	fprintf(out, " kind=%s",                                                                   \
+		gt_map_kind_names[gt_map_kind_of(c->flags, c->path.p, c->path.len)]);              \
+	str_field(out, label, &c->field);
+#define GT_ARG_SHOW(field, enc, label) GT_ARG_SHOW_##enc(field, label)
+#define GT_SHOW_CASE(NAME, value, name)                                                            \
+	case GT_FN_##NAME:                                                                         \
+		GT_ARGS_##NAME(GT_ARG_SHOW) break;
 	switch ((enum gt_fn)c->fn) {
-	case GT_FN_MALLOC:
-	case GT_FN_VALLOC:
-	case GT_FN_PVALLOC:
-		fprintf(out, " size=%" PRIu64 " result=0x%" PRIx64, c->size, c->result);
-		break;
-	case GT_FN_CALLOC:
-		fprintf(out, " nmemb=%" PRIu64 " size=%" PRIu64 " result=0x%" PRIx64, c->nmemb,
-			c->size, c->result);
-		break;
-	case GT_FN_REALLOC:
-		fprintf(out, " ptr=0x%" PRIx64 " size=%" PRIu64 " result=0x%" PRIx64, c->ptr,
-			c->size, c->result);
-		break;
-	case GT_FN_REALLOCARRAY:
-		fprintf(out,
-			" ptr=0x%" PRIx64 " nmemb=%" PRIu64 " size=%" PRIu64 " result=0x%" PRIx64,
-			c->ptr, c->nmemb, c->size, c->result);
-		break;
-	case GT_FN_FREE:
-		fprintf(out, " ptr=0x%" PRIx64, c->ptr);
-		break;
-	case GT_FN_POSIX_MEMALIGN:
-		fprintf(out,
-			" align=%" PRIu64 " size=%" PRIu64 " result=0x%" PRIx64 " ret=%" PRIu64,
-			c->align, c->size, c->result, c->ret);
-		break;
-	case GT_FN_ALIGNED_ALLOC:
-	case GT_FN_MEMALIGN:
-		fprintf(out, " align=%" PRIu64 " size=%" PRIu64 " result=0x%" PRIx64, c->align,
-			c->size, c->result);
-		break;
-	case GT_FN_MMAP:
-	case GT_FN_MMAP64: {
-		enum gt_map_kind kind = (c->flags & 0x20) ? GT_MAP_ANONYMOUS
-							  : gt_map_classify(c->path.p, c->path.len);
-		fprintf(out,
-			" addr=0x%" PRIx64 " len=%" PRIu64 " prot=0x%" PRIx64 " flags=0x%" PRIx64
-			" fd=%" PRId64 " offset=%" PRIu64 " result=0x%" PRIx64 " kind=%s",
-			c->addr, c->len, c->prot, c->flags, c->fd, c->offset, c->result,
-			gt_map_kind_names[kind]);
-		str_field(out, "path", &c->path);
-		break;
-	}
-	case GT_FN_MUNMAP:
-		fprintf(out, " addr=0x%" PRIx64 " len=%" PRIu64 " ret=%" PRId64, c->addr, c->len,
-			c->sret);
-		break;
-	case GT_FN_MREMAP:
-		fprintf(out,
-			" old_addr=0x%" PRIx64 " old_len=%" PRIu64 " new_len=%" PRIu64
-			" flags=0x%" PRIx64 " new_addr=0x%" PRIx64 " result=0x%" PRIx64,
-			c->old_addr, c->old_len, c->new_len, c->flags, c->new_addr, c->result);
-		break;
+		GT_FNS(GT_SHOW_CASE)
 	case GT_FN_COUNT:
 		break;
 	}

@@ -59,7 +59,7 @@
 #define GT_FORMAT_MINOR 2
 
 /* zstd reserves 0x184D2A50..0x184D2A5F for skippable frames; we take one. */
-#define GT_SKIPPABLE_MAGIC 0x184D2A5Du
+#define GT_SKIPPABLE_MAGIC	 0x184D2A5Du
 #define GT_SKIPPABLE_PREFIX_SIZE 8 /* magic + frame size, both u32 LE */
 
 /* "GTRB": gittrace block. */
@@ -70,18 +70,18 @@
  * field by field, little-endian, with no padding (see gt_block_header_encode).
  */
 struct gt_block_header {
-	uint32_t magic;	      /* GT_BLOCK_MAGIC */
-	uint16_t major;	      /* GT_FORMAT_MAJOR of the writer */
-	uint16_t minor;	      /* GT_FORMAT_MINOR of the writer */
-	uint64_t image_id;    /* random id of the process image that wrote it */
-	uint32_t pid;	      /* that image's pid */
-	uint32_t seq;	      /* block number within the image, from 0 */
-	uint32_t frame_size;  /* bytes of the zstd frame that follows */
-	uint32_t raw_size;    /* bytes it decompresses to */
-	uint32_t records;     /* records in the block */
-	uint32_t reserved;    /* 0 */
-	uint64_t base_ns;     /* CLOCK_MONOTONIC ns that the first call's
-				 timestamp delta is relative to */
+	uint32_t magic;	     /* GT_BLOCK_MAGIC */
+	uint16_t major;	     /* GT_FORMAT_MAJOR of the writer */
+	uint16_t minor;	     /* GT_FORMAT_MINOR of the writer */
+	uint64_t image_id;   /* random id of the process image that wrote it */
+	uint32_t pid;	     /* that image's pid */
+	uint32_t seq;	     /* block number within the image, from 0 */
+	uint32_t frame_size; /* bytes of the zstd frame that follows */
+	uint32_t raw_size;   /* bytes it decompresses to */
+	uint32_t records;    /* records in the block */
+	uint32_t reserved;   /* 0 */
+	uint64_t base_ns;    /* CLOCK_MONOTONIC ns that the first call's
+				timestamp delta is relative to */
 };
 
 #define GT_BLOCK_HEADER_SIZE 48
@@ -101,8 +101,9 @@ enum gt_record_tag {
 	 * uv envc, envc × str "NAME=value" (only the allocator-relevant
 	 * variables: MALLOC_*, GLIBC_TUNABLES, LD_PRELOAD, GITTRACE_*).
 	 * Since 1.1: uv clock_overhead_ns, the cost of one timestamp reading
-	 * (the median of back-to-back differences, measured at image start). A call's duration spans about one reading besides the real
-	 * call: a reader subtracts it from every duration (not below 0).
+	 * (the median of back-to-back differences, measured at image start). A call's duration
+	 * spans about one reading besides the real call: a reader subtracts it from every duration
+	 * (not below 0).
 	 */
 	GT_REC_IMAGE = 1,
 	/*
@@ -183,48 +184,86 @@ enum gt_origin {
 };
 
 enum gt_end_reason {
-	GT_END_EXIT = 0,      /* exit() / return from main (status if known) */
+	GT_END_EXIT = 0,	    /* exit() / return from main (status if known) */
 	GT_END_UNDERSCORE_EXIT = 1, /* _exit() or _Exit(): status known */
-	GT_END_EXEC = 2,      /* about to exec; status -1 */
+	GT_END_EXEC = 2,	    /* about to exec; status -1 */
 };
 
 enum gt_drop_reason {
-	GT_DROP_NO_MEMORY = 0,	/* the tracer could not get memory */
+	GT_DROP_NO_MEMORY = 0,	  /* the tracer could not get memory */
 	GT_DROP_LOCK_TIMEOUT = 1, /* final flush could not take the lock */
 };
 
 /*
- * Hooked functions and the arguments recorded after the common CALL fields.
- * "ptr" and "result" are uv addresses (0 = NULL).
+ * Hooked functions and the arguments recorded after the common CALL fields,
+ * described once: GT_FNS lists the functions (enum gt_fn's name, value,
+ * the function's name), and GT_ARGS_<NAME>(A) calls A(field, encoding,
+ * label) for each argument of that function's CALL, in file order. The
+ * writer's encoders (gt_encode_<fn> below), the reader's decoder and
+ * --dump are generated from them. Encodings:
+ *   U  uv, a count or size (shown in decimal)
+ *   P  uv, an address; 0 is NULL, MAP_FAILED is all ones (shown in hex)
+ *   X  uv, flags (shown in hex)
+ *   S  sv, a signed value (shown in decimal)
+ *   T  str: uv length, then the bytes (no NUL)
  */
+#define GT_FNS(X)                                                                                  \
+	X(MALLOC, 0, malloc)                                                                       \
+	X(CALLOC, 1, calloc)                                                                       \
+	X(REALLOC, 2, realloc)                                                                     \
+	X(REALLOCARRAY, 3, reallocarray)                                                           \
+	X(FREE, 4, free)                                                                           \
+	X(POSIX_MEMALIGN, 5, posix_memalign)                                                       \
+	X(ALIGNED_ALLOC, 6, aligned_alloc)                                                         \
+	X(MEMALIGN, 7, memalign)                                                                   \
+	X(VALLOC, 8, valloc)                                                                       \
+	X(PVALLOC, 9, pvalloc)                                                                     \
+	X(MMAP, 10, mmap)                                                                          \
+	X(MMAP64, 11, mmap64)                                                                      \
+	X(MUNMAP, 12, munmap)                                                                      \
+	X(MREMAP, 13, mremap)
+
+#define GT_ARGS_MALLOC(A)  A(size, U, "size") A(result, P, "result")
+#define GT_ARGS_CALLOC(A)  A(nmemb, U, "nmemb") A(size, U, "size") A(result, P, "result")
+#define GT_ARGS_REALLOC(A) A(ptr, P, "ptr") A(size, U, "size") A(result, P, "result")
+#define GT_ARGS_REALLOCARRAY(A)                                                                    \
+	A(ptr, P, "ptr") A(nmemb, U, "nmemb") A(size, U, "size") A(result, P, "result")
+#define GT_ARGS_FREE(A) A(ptr, P, "ptr")
+/* ret: posix_memalign's return value (0 or an errno). */
+#define GT_ARGS_POSIX_MEMALIGN(A)                                                                  \
+	A(align, U, "align") A(size, U, "size") A(result, P, "result") A(ret, U, "ret")
+#define GT_ARGS_ALIGNED_ALLOC(A) A(align, U, "align") A(size, U, "size") A(result, P, "result")
+#define GT_ARGS_MEMALIGN(A)	 GT_ARGS_ALIGNED_ALLOC(A)
+#define GT_ARGS_VALLOC(A)	 GT_ARGS_MALLOC(A)
+#define GT_ARGS_PVALLOC(A)	 GT_ARGS_MALLOC(A)
+/* path: of fd at the time of the call; empty if anonymous or unknown. */
+#define GT_ARGS_MMAP(A)                                                                            \
+	A(addr, P, "addr")                                                                         \
+	A(len, U, "len")                                                                           \
+	A(prot, X, "prot") A(flags, X, "flags") A(fd, S, "fd") A(offset, U, "offset")              \
+		A(result, P, "result") A(path, T, "path")
+#define GT_ARGS_MMAP64(A) GT_ARGS_MMAP(A)
+/* sret: munmap's return value. */
+#define GT_ARGS_MUNMAP(A) A(addr, P, "addr") A(len, U, "len") A(sret, S, "ret")
+/* new_addr: only meaningful with MREMAP_FIXED. */
+#define GT_ARGS_MREMAP(A)                                                                          \
+	A(old_addr, P, "old_addr")                                                                 \
+	A(old_len, U, "old_len")                                                                   \
+	A(new_len, U, "new_len") A(flags, X, "flags") A(new_addr, P, "new_addr")                   \
+		A(result, P, "result")
+
 enum gt_fn {
-	GT_FN_MALLOC = 0,	  /* uv size, uv result */
-	GT_FN_CALLOC = 1,	  /* uv nmemb, uv size, uv result */
-	GT_FN_REALLOC = 2,	  /* uv ptr, uv size, uv result */
-	GT_FN_REALLOCARRAY = 3,	  /* uv ptr, uv nmemb, uv size, uv result */
-	GT_FN_FREE = 4,		  /* uv ptr */
-	GT_FN_POSIX_MEMALIGN = 5, /* uv align, uv size, uv result, uv ret */
-	GT_FN_ALIGNED_ALLOC = 6,  /* uv align, uv size, uv result */
-	GT_FN_MEMALIGN = 7,	  /* uv align, uv size, uv result */
-	GT_FN_VALLOC = 8,	  /* uv size, uv result */
-	GT_FN_PVALLOC = 9,	  /* uv size, uv result */
-	/* uv addr, uv len, uv prot, uv flags, sv fd, uv offset, uv result
-	 * (MAP_FAILED as all ones), str path of fd at the time (empty if
-	 * anonymous or unknown) */
-	GT_FN_MMAP = 10,
-	GT_FN_MMAP64 = 11, /* as GT_FN_MMAP */
-	GT_FN_MUNMAP = 12, /* uv addr, uv len, sv ret */
-	/* uv old_addr, uv old_len, uv new_len, uv flags, uv new_addr (only
-	 * meaningful with MREMAP_FIXED), uv result (MAP_FAILED as all ones) */
-	GT_FN_MREMAP = 13,
-	GT_FN_COUNT = 14,
+#define GT_FN_ENUM(NAME, value, name) GT_FN_##NAME = value,
+	GT_FNS(GT_FN_ENUM)
+#undef GT_FN_ENUM
+		GT_FN_COUNT = 14,
 };
 
 /* Names for reports and diagnostics, indexed by enum gt_fn. */
 static const char *const gt_fn_names[GT_FN_COUNT] = {
-	"malloc",	 "calloc",	  "realloc", "reallocarray", "free",
-	"posix_memalign", "aligned_alloc", "memalign", "valloc", "pvalloc",
-	"mmap",		 "mmap64",	  "munmap",  "mremap",
+#define GT_FN_NAME(NAME, value, name) [value] = #name,
+	GT_FNS(GT_FN_NAME)
+#undef GT_FN_NAME
 };
 
 /* ---- encoding helpers (writer side) -------------------------------- */
@@ -258,6 +297,36 @@ static inline uint8_t *gt_put_sv(uint8_t *p, int64_t v)
 	return gt_put_uv(p, gt_zigzag(v));
 }
 
+/*
+ * gt_encode_<fn>(p, args...): a CALL's arguments as GT_ARGS_<FN> lists
+ * them, at p; returns the byte after them. U, P and X arguments are
+ * uint64_t, S int64_t, T a pointer and a length (field, field_len).
+ * p needs GT_CALL_ARGS_MAX plus the length of any T argument.
+ */
+#define GT_CALL_ARGS_MAX      (8 * GT_UV_MAX)
+#define GT_ARG_PARAM_U(field) , uint64_t field
+#define GT_ARG_PARAM_P(field) , uint64_t field
+#define GT_ARG_PARAM_X(field) , uint64_t field
+#define GT_ARG_PARAM_S(field) , int64_t field
+#define GT_ARG_PARAM_T(field) , const char *field, size_t field##_len
+#define GT_ARG_PUT_U(field)   p = gt_put_uv(p, field);
+#define GT_ARG_PUT_P(field)   p = gt_put_uv(p, field);
+#define GT_ARG_PUT_X(field)   p = gt_put_uv(p, field);
+#define GT_ARG_PUT_S(field)   p = gt_put_sv(p, field);
+#define GT_ARG_PUT_T(field)                                                                        \
+	p = gt_put_uv(p, field##_len);                                                             \
+	memcpy(p, field, field##_len);                                                             \
+	p += field##_len;
+#define GT_ARG_PARAM(field, enc, label) GT_ARG_PARAM_##enc(field)
+#define GT_ARG_PUT(field, enc, label)	GT_ARG_PUT_##enc(field)
+#define GT_ENCODER(NAME, value, name)                                                              \
+	static inline uint8_t *gt_encode_##name(uint8_t *p GT_ARGS_##NAME(GT_ARG_PARAM))           \
+	{                                                                                          \
+		GT_ARGS_##NAME(GT_ARG_PUT) return p;                                               \
+	}
+GT_FNS(GT_ENCODER)
+#undef GT_ENCODER
+
 static inline void gt_put_le16(uint8_t *p, uint16_t v)
 {
 	p[0] = (uint8_t)v;
@@ -280,8 +349,7 @@ static inline void gt_put_le64(uint8_t *p, uint64_t v)
  * Writes the skippable-frame prefix and the header: GT_SKIPPABLE_PREFIX_SIZE
  * + GT_BLOCK_HEADER_SIZE bytes at out.
  */
-static inline void gt_block_header_encode(uint8_t *out,
-					  const struct gt_block_header *h)
+static inline void gt_block_header_encode(uint8_t *out, const struct gt_block_header *h)
 {
 	gt_put_le32(out, GT_SKIPPABLE_MAGIC);
 	gt_put_le32(out + 4, GT_BLOCK_HEADER_SIZE);
@@ -308,8 +376,7 @@ static inline uint16_t gt_get_le16(const uint8_t *p)
 
 static inline uint32_t gt_get_le32(const uint8_t *p)
 {
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
 static inline uint64_t gt_get_le64(const uint8_t *p)
@@ -322,8 +389,7 @@ static inline uint64_t gt_get_le64(const uint8_t *p)
  * skippable prefix). Does not validate: the caller checks magic, version
  * and sizes.
  */
-static inline void gt_block_header_decode(const uint8_t *p,
-					  struct gt_block_header *h)
+static inline void gt_block_header_decode(const uint8_t *p, struct gt_block_header *h)
 {
 	h->magic = gt_get_le32(p + 0);
 	h->major = gt_get_le16(p + 4);
