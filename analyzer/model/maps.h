@@ -89,9 +89,10 @@ double gt_maps_thrash_ratio(const struct gt_maps *m);
 
 /*
  * A thread's reading right after a map call: faults and kernel time since
- * its previous reading, and the duration of that map call.
+ * its previous reading. The kernel time holds the map call's own: the
+ * kernel accounts it in ticks, so one call's part cannot be taken out.
  */
-void gt_maps_usage(struct gt_maps *m, uint64_t faults, uint64_t system_ns, uint64_t call_ns);
+void gt_maps_usage(struct gt_maps *m, uint64_t faults, uint64_t system_ns);
 
 /* Ends the image: settles the no-eviction bound on the limit. */
 void gt_maps_finish(struct gt_maps *m);

@@ -368,8 +368,13 @@ static void apply_call(struct gt_model *m, struct gt_image *img, const struct gt
 		dur = cap;
 	}
 	img->fn_ns[c->fn] += dur;
-	img->last_call_ns = dur;
-	if (c->fn <= GT_FN_PVALLOC) {
+	/*
+	 * The allocator's calls by duration, those under a page only: a large
+	 * block at a new top of the heap is slow because its pages fault in,
+	 * which another allocator pays too.
+	 */
+	if (c->fn <= GT_FN_PVALLOC &&
+	    call_bytes(img, c) < (img->page_size ? img->page_size : 4096)) {
 		int bucket = dur ? 63 - __builtin_clzll(dur) : 0;
 		bucket = bucket < GT_DURATION_BUCKETS ? bucket : GT_DURATION_BUCKETS - 1;
 		img->alloc_durations[bucket]++;
@@ -447,8 +452,7 @@ static void apply_usage(struct gt_image *img, const struct gt_rec_usage *u)
 		uint64_t was = t->usage.minflt + t->usage.majflt, now = u->minflt + u->majflt;
 		gt_maps_usage(&img->maps, now > was ? now - was : 0,
 			      u->system_ns > t->usage.system_ns ? u->system_ns - t->usage.system_ns
-								: 0,
-			      img->last_call_ns);
+								: 0);
 	}
 	t->usage = *u;
 	t->has_usage = 1;

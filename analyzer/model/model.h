@@ -66,10 +66,9 @@ struct gt_image {
 	int missing_blocks; /* a block was missing by seq, or seq 0 never seen */
 	uint32_t next_seq;
 
-	uint64_t now_ns;       /* time of the last CALL */
-	uint64_t last_call_ns; /* duration of the last CALL */
-	int block_start;       /* the next CALL's delta is from the block's base_ns */
-	uint64_t first_ns;     /* time of the first CALL (0 if none) */
+	uint64_t now_ns;   /* time of the last CALL */
+	int block_start;   /* the next CALL's delta is from the block's base_ns */
+	uint64_t first_ns; /* time of the first CALL (0 if none) */
 	struct gt_thread *threads, *cur;
 	struct gt_module *mods;
 	size_t nmods;
@@ -77,7 +76,7 @@ struct gt_image {
 
 	uint64_t calls[GT_FN_COUNT];
 	uint64_t fn_ns[GT_FN_COUNT]; /* summed durations */
-	/* The malloc family's calls by duration: counts and summed ns. */
+	/* The malloc family's calls of less than a page by duration: counts and summed ns. */
 	uint64_t alloc_durations[GT_DURATION_BUCKETS], alloc_duration_ns[GT_DURATION_BUCKETS];
 	uint64_t events; /* CALL records */
 	uint64_t unknown_records;
@@ -157,9 +156,11 @@ int gt_image_complete(const struct gt_image *img);
 /* Seconds inside the malloc family / inside mmap, munmap, mremap. */
 double gt_image_allocator_seconds(const struct gt_image *img);
 /*
- * Seconds the malloc family's calls spent beyond its usual call, summed
- * over the calls slower than that: the usual call is the mean call of the
- * power-of-two duration bucket that holds the q-quantile (0 < q < 1).
+ * Seconds the malloc family's calls of less than a page spent beyond its
+ * usual call, summed over the calls slower than that: the usual call is
+ * the mean call of the power-of-two duration bucket that holds the
+ * q-quantile (0 < q < 1). Larger calls are left out: at a new top of the
+ * heap their pages fault in, whatever the allocator.
  */
 double gt_image_allocator_excess_seconds(const struct gt_image *img, double q);
 double gt_image_mmap_seconds(const struct gt_image *img);

@@ -6,12 +6,12 @@
  * trace or a clock (docs/report.md, "Verdict").
  *
  * Predicted savings, as shares of the program's own CPU time:
- *   default windows: the calls that lowered limits add (maps of regions
- *     mapped before, unmaps that evicted windows), plus the kernel time
- *     (page faults) while windows of regions mapped before were mapped,
- *     measured on this machine by the preload (format 1.2 USAGE). Low end:
- *     the calls alone; high end: all kernel time of the periods with such a
- *     window mapped.
+ *   default windows: the kernel time (page faults and the map calls) while
+ *     windows of regions mapped before were mapped, measured on this
+ *     machine by the preload (format 1.2 USAGE), and at least the time
+ *     inside the calls that lowered limits add (maps of regions mapped
+ *     before, unmaps that evicted windows). Low end: those calls alone;
+ *     high end: all kernel time of the periods with such a window mapped.
  *   another allocator: the time glibc's slower calls took beyond its usual
  *     (median) call: what an allocator whose every call is usual would save.
  *     Low end: beyond its 90th-percentile call; high end: all the time

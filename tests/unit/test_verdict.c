@@ -63,10 +63,12 @@ int main(void)
 	/* The class is the larger predicted saving, from GT_GAIN_CLASS_MIN (10%) on. */
 	CHECK(classify(1.0, 0, 0) == GT_VERDICT_ALLOCATOR);
 	CHECK(classify(0.99, 0, 0) == GT_VERDICT_NEITHER);
-	CHECK(classify(0.2, 0.5, 0.5) == GT_VERDICT_WINDOW);
-	CHECK(classify(0.2, 0.5, 0.49) == GT_VERDICT_NEITHER);
+	CHECK(classify(0.2, 0.5, 1.0) == GT_VERDICT_WINDOW);
+	CHECK(classify(0.2, 0.5, 0.99) == GT_VERDICT_NEITHER);
+	/* The calls alone are the least the windows' saving can be. */
+	CHECK(classify(0.2, 1.0, 0.5) == GT_VERDICT_WINDOW);
 	CHECK(classify(2.0, 0.5, 1.0) == GT_VERDICT_ALLOCATOR);
-	CHECK(classify(1.4, 0.5, 1.0) == GT_VERDICT_WINDOW);
+	CHECK(classify(1.4, 0.5, 1.5) == GT_VERDICT_WINDOW);
 	/*
 	 * The case that went wrong: more time inside malloc than inside map
 	 * calls, but the allocator's calls are all usual ones, and evictions
@@ -78,10 +80,10 @@ int main(void)
 	facts(&in, 1.0, 0.5, 1.0);
 	gt_verdict_compute(&v, &in);
 	CHECK(v.window.applies && v.allocator.applies);
-	CHECK(v.window.low == 0.05 && v.window.gain == 0.15 && v.window.high == 0.2);
+	CHECK(v.window.low == 0.05 && v.window.gain == 0.1 && v.window.high == 0.15);
 	CHECK(v.allocator.low == 0.05 && v.allocator.gain == 0.1 && v.allocator.high == 0.3);
 	CHECK(v.cls == GT_VERDICT_WINDOW);
-	CHECK(strstr(v.headline, "about 15% of the run (5–20%)") != NULL);
+	CHECK(strstr(v.headline, "about 10% of the run (5–15%)") != NULL);
 	CHECK(any(v.suggestions, v.nsuggestions, "git config --unset core.packedGitLimit"));
 	CHECK(any(v.suggestions, v.nsuggestions, "core.packedGitWindowSize=1g"));
 	CHECK(any(v.suggestions, v.nsuggestions, "GIT_TRACE2_CONFIG_PARAMS='core.packed*'"));
@@ -96,12 +98,12 @@ int main(void)
 	 * headline says what that costs instead of "look elsewhere", and the
 	 * suggestions still say how to undo it.
 	 */
-	facts(&in, 0.2, 0.3, 0.3);
+	facts(&in, 0.2, 0.3, 0.6);
 	gt_verdict_compute(&v, &in);
 	CHECK(v.cls == GT_VERDICT_NEITHER);
 	CHECK(strstr(v.headline, "look elsewhere") == NULL);
 	CHECK(strstr(v.headline, "core.packedGitLimit was lowered (1000 evictions), which costs "
-				 "about 6% (3–8%)") != NULL);
+				 "about 6% (3–9%)") != NULL);
 	CHECK(any(v.suggestions, v.nsuggestions, "git config --unset core.packedGitLimit"));
 	gt_verdict_release(&v);
 
@@ -122,7 +124,7 @@ int main(void)
 
 	/* Environment that inflates the allocator's time, loose objects. */
 	const char *env[] = {"MALLOC_PERTURB_=165", "LD_PRELOAD=/usr/lib/libjemalloc.so.2"};
-	facts(&in, 1.5, 0, 0);
+	facts(&in, 1.6, 0, 0);
 	in.env = env;
 	in.envc = 2;
 	in.loose_mmaps = 3;
@@ -131,7 +133,8 @@ int main(void)
 	in.top_sites = sites;
 	gt_verdict_compute(&v, &in);
 	CHECK(v.cls == GT_VERDICT_ALLOCATOR);
-	CHECK(strstr(v.headline, "about 15% of the run (8–30%)") != NULL);
+	/* glibc's debugging work: halfway from the slower calls to all the time inside. */
+	CHECK(strstr(v.headline, "about 23% of the run (8–30%)") != NULL);
 	CHECK(any(v.evidence, v.nevidence, "MALLOC_PERTURB_=165 is set"));
 	CHECK(any(v.evidence, v.nevidence, "another allocator is already preloaded"));
 	CHECK(any(v.suggestions, v.nsuggestions, "starting with create_delta"));
