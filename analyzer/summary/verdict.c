@@ -175,9 +175,9 @@ static void time_inside(struct gt_verdict *v, const struct gt_verdict_input *in,
 	const char *of =
 		v->shares_of_wall ? "wall time (no CPU time: the process did not end)" : "CPU time";
 	EVIDENCE("another allocator: predicted to save %.1f%% (%.1f–%.1f%%): the time glibc's "
-		 "slower calls took beyond its usual (median) call; beyond its 90th-percentile "
-		 "call: the low end; all the time inside: the high end. Cache effects are not "
-		 "seen; gittrace --confirm measures",
+		 "slower calls of less than a page took beyond its usual (median) call; beyond "
+		 "its 90th-percentile call: the low end; all the time inside: the high end. "
+		 "Cache and page-fault effects are not seen; gittrace --confirm measures",
 		 100 * v->allocator.gain, 100 * v->allocator.low, 100 * v->allocator.high);
 	EVIDENCE("%.1f%% of %s inside the malloc family (%.3f s): time inside, an estimate of "
 		 "what the allocator costs, not a bound on what another one saves",
