@@ -139,8 +139,11 @@ static void free_modules(struct gt_image *img)
 
 static void queue_ended(struct gt_model *m, struct gt_image *img)
 {
-	if (!m->retire || img->retired || img->queued)
+	if (!m->retire || img->retired)
 		return;
+	img->ended_block = m->blocks;
+	if (img->queued)
+		return; /* ended again after a failed exec: it waits from now */
 	if (m->nended == m->ended_cap) {
 		size_t cap = m->ended_cap ? 2 * m->ended_cap : 64;
 		struct gt_image **v = gt_xcalloc(cap, sizeof(*v));
@@ -153,7 +156,6 @@ static void queue_ended(struct gt_model *m, struct gt_image *img)
 	}
 	m->ended[(m->ended_head + m->nended++) % m->ended_cap] = img;
 	img->queued = 1;
-	img->ended_block = m->blocks;
 }
 
 /* Ends an image's accounting: what was still live is leaked. Once. */
