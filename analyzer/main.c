@@ -148,7 +148,7 @@ int main(int argc, char **argv)
 		gt_die("out of memory (symbolizer)");
 	struct gt_symbolizer *sym = gt_symbolizer_new(syms);
 	struct gt_dump dump = {stdout, sym};
-	struct gt_model *m = gt_model_new(mode == MODE_DUMP ? gt_dump_record : NULL, &dump);
+	struct gt_model *m = gt_model_new();
 	/*
 	 * Text and JSON summarize each image as it is retired, keeping the
 	 * sites they print: memory follows the processes running at a time.
@@ -166,7 +166,10 @@ int main(int argc, char **argv)
 
 	gt_progress_init(&progress);
 	while (gt_reader_next(r, &b)) {
-		gt_model_feed(m, &b);
+		if (mode == MODE_DUMP)
+			gt_dump_block(&dump, m, &b);
+		else
+			gt_model_feed(m, &b);
 		gt_progress_update(&progress, gt_reader_pos(r), gt_reader_size(r),
 				   gt_model_events(m));
 	}

@@ -37,13 +37,6 @@ uint64_t gt_image_new_id(void)
 	return id ? id : 1;
 }
 
-static uint8_t *put_str(uint8_t *p, const char *s, size_t len)
-{
-	p = gt_put_uv(p, len);
-	memcpy(p, s, len);
-	return p + len;
-}
-
 static uint64_t realtime_ns(void)
 {
 	struct timespec ts;
@@ -105,52 +98,49 @@ static uint64_t measure_clock_overhead(void)
 	return d[N / 2];
 }
 
+/*
+ * The allocator-relevant variables, each cut at GT_ENV_LEN bytes,
+ * NUL-terminated one after another in buf; returns how many (at most
+ * GT_ENV_MAX, so that the record always fits).
+ */
+static uint64_t relevant_env(char buf[GT_ENV_MAX * (GT_ENV_LEN + 1)])
+{
+	uint64_t envc = 0;
+	for (char **e = environ; e && *e && envc < GT_ENV_MAX; e++) {
+		if (!allocator_relevant(*e))
+			continue;
+		size_t len = strnlen(*e, GT_ENV_LEN);
+		memcpy(buf, *e, len);
+		buf[len] = '\0';
+		buf += len + 1;
+		envc++;
+	}
+	return envc;
+}
+
 static void write_image(int origin, uint64_t parent_image_id)
 {
-	static uint8_t body[GT_IMAGE_BODY_MAX]; /* only under the start/fork path */
-	static char args[GT_ARGV_MAX];
-	char path[PATH_MAX];
-	uint8_t *p = body;
+	/* Only under the start/fork path: static, off the thread's stack. */
+	static uint8_t body[GT_IMAGE_BODY_MAX];
+	static char args[GT_ARGV_MAX], env[GT_ENV_MAX * (GT_ENV_LEN + 1)];
+	char exe[PATH_MAX], cwd[PATH_MAX];
+	uint64_t start_realtime_ns = realtime_ns(), start_mono_ns = gt_now_ns();
 
-	p = gt_put_uv(p, (uint64_t)getpid());
-	p = gt_put_uv(p, (uint64_t)getppid());
-	p = gt_put_uv(p, realtime_ns());
-	p = gt_put_uv(p, gt_now_ns());
-	p = gt_put_uv(p, (uint64_t)origin);
-	p = gt_put_uv(p, parent_image_id);
-	p = gt_put_uv(p, sizeof(void *) * CHAR_BIT);
-	p = gt_put_uv(p, (uint64_t)sysconf(_SC_PAGESIZE));
-	p = gt_put_uv(p, gt_settings.stack_depth);
-
-	ssize_t n = readlink("/proc/self/exe", path, sizeof(path));
-	p = put_str(p, path, n > 0 ? (size_t)n : 0);
-	const char *cwd = getcwd(path, sizeof(path));
-	p = put_str(p, path, cwd ? strlen(path) : 0);
-
+	ssize_t exe_len = readlink("/proc/self/exe", exe, sizeof(exe));
+	size_t cwd_len = getcwd(cwd, sizeof(cwd)) ? strlen(cwd) : 0;
 	size_t len = read_cmdline(args, sizeof(args));
 	uint64_t argc = 0;
 	for (size_t i = 0; i < len; i++)
 		argc += args[i] == '\0';
-	p = gt_put_uv(p, argc);
-	for (size_t i = 0; i < len; i += strlen(args + i) + 1)
-		p = put_str(p, args + i, strlen(args + i));
-
-	/* Bounded so the record always fits: GT_ENV_MAX variables, each cut
-	 * at GT_ENV_LEN bytes. */
-	uint64_t envc = 0;
-	for (char **e = environ; e && *e && envc < GT_ENV_MAX; e++)
-		envc += allocator_relevant(*e);
-	p = gt_put_uv(p, envc);
-	for (char **e = environ; e && *e && envc; e++) {
-		if (!allocator_relevant(*e))
-			continue;
-		size_t elen = strlen(*e);
-		p = put_str(p, *e, elen < GT_ENV_LEN ? elen : GT_ENV_LEN);
-		envc--;
-	}
+	uint64_t envc = relevant_env(env);
 	gt_clock_overhead_ns = measure_clock_overhead();
-	p = gt_put_uv(p, gt_clock_overhead_ns);
-	gt_stream_record(GT_REC_IMAGE, body, (size_t)(p - body));
+	uint8_t *end = gt_encode_image_body(
+		body, (uint64_t)getpid(), (uint64_t)getppid(), start_realtime_ns, start_mono_ns,
+		(uint64_t)origin, parent_image_id, sizeof(void *) * CHAR_BIT,
+		(uint64_t)sysconf(_SC_PAGESIZE), gt_settings.stack_depth, exe,
+		exe_len > 0 ? (size_t)exe_len : 0, cwd, cwd_len, argc, args, envc, env,
+		gt_clock_overhead_ns);
+	gt_stream_record(GT_REC_IMAGE, body, (size_t)(end - body));
 }
 
 /* Finds the GNU build-id note among a module's program headers. */
@@ -206,11 +196,8 @@ static int write_module(struct dl_phdr_info *info, size_t size, void *data)
 	size_t plen = strnlen(path, PATH_MAX);
 	if (id_len > 64)
 		id_len = 64;
-	uint8_t *p = gt_put_uv(body, info->dlpi_addr);
-	p = gt_put_uv(p, span);
-	p = put_str(p, path, plen);
-	p = put_str(p, (const char *)id, id_len);
-	gt_stream_record(GT_REC_MODULE, body, (size_t)(p - body));
+	uint8_t *end = gt_encode_module_body(body, info->dlpi_addr, span, path, plen, id, id_len);
+	gt_stream_record(GT_REC_MODULE, body, (size_t)(end - body));
 	return 0;
 }
 
@@ -241,30 +228,24 @@ void gt_image_end(enum gt_end_reason reason, int status)
 {
 	struct rusage ru;
 	uint8_t body[16 * GT_UV_MAX];
-	uint8_t *p = body;
 
 	getrusage(RUSAGE_SELF, &ru);
-	p = gt_put_uv(p, (uint64_t)reason);
-	p = gt_put_sv(p, status);
-	p = gt_put_uv(p, realtime_ns());
-	p = gt_put_uv(p, gt_now_ns());
-	p = gt_put_uv(p, since_start(tv_ns(ru.ru_utime), tv_ns(start_usage.ru_utime)));
-	p = gt_put_uv(p, since_start(tv_ns(ru.ru_stime), tv_ns(start_usage.ru_stime)));
-	p = gt_put_uv(p, (uint64_t)ru.ru_maxrss);
-	p = gt_put_uv(p, since_start((uint64_t)ru.ru_minflt, (uint64_t)start_usage.ru_minflt));
-	p = gt_put_uv(p, since_start((uint64_t)ru.ru_majflt, (uint64_t)start_usage.ru_majflt));
-	p = gt_put_uv(p, gt_stream_calls());
-	p = gt_put_uv(p, gt_stream_drops());
-	p = gt_put_uv(p, gt_stream_threads());
-	p = gt_put_uv(p, gt_stream_tracer_ns());
+	uint8_t *end = gt_encode_end_body(
+		body, (uint64_t)reason, status, realtime_ns(), gt_now_ns(),
+		since_start(tv_ns(ru.ru_utime), tv_ns(start_usage.ru_utime)),
+		since_start(tv_ns(ru.ru_stime), tv_ns(start_usage.ru_stime)),
+		(uint64_t)ru.ru_maxrss,
+		since_start((uint64_t)ru.ru_minflt, (uint64_t)start_usage.ru_minflt),
+		since_start((uint64_t)ru.ru_majflt, (uint64_t)start_usage.ru_majflt),
+		gt_stream_calls(), gt_stream_drops(), gt_stream_threads(), gt_stream_tracer_ns());
 	gt_stream_set_ended(1);
-	gt_stream_record(GT_REC_END, body, (size_t)(p - body)); /* flushes: ended */
+	gt_stream_record(GT_REC_END, body, (size_t)(end - body)); /* flushes: ended */
 }
 
 void gt_image_exec_failed(int err)
 {
 	uint8_t body[GT_UV_MAX];
-	uint8_t *p = gt_put_sv(body, err);
+	uint8_t *end = gt_encode_exec_failed_body(body, err);
 	gt_stream_set_ended(0);
-	gt_stream_record(GT_REC_EXEC_FAILED, body, (size_t)(p - body));
+	gt_stream_record(GT_REC_EXEC_FAILED, body, (size_t)(end - body));
 }

@@ -189,15 +189,9 @@ void gt_stream_record(enum gt_record_tag tag, const uint8_t *body, size_t len)
 	pthread_mutex_unlock(&st.lock);
 }
 
-/* Encodes a USAGE body from a thread's rusage; returns its end. */
-static uint8_t *put_usage(uint8_t *p, const struct rusage *ru)
+static uint64_t timeval_ns(struct timeval tv)
 {
-	p = gt_put_uv(p, (uint64_t)ru->ru_minflt);
-	p = gt_put_uv(p, (uint64_t)ru->ru_majflt);
-	p = gt_put_uv(p, (uint64_t)ru->ru_utime.tv_sec * 1000000000u +
-				 (uint64_t)ru->ru_utime.tv_usec * 1000u);
-	return gt_put_uv(p, (uint64_t)ru->ru_stime.tv_sec * 1000000000u +
-				    (uint64_t)ru->ru_stime.tv_usec * 1000u);
+	return (uint64_t)tv.tv_sec * 1000000000u + (uint64_t)tv.tv_usec * 1000u;
 }
 
 void gt_stream_call(enum gt_fn fn, uint64_t start_ns, uint64_t duration_ns, const uint8_t *args,
@@ -216,9 +210,8 @@ void gt_stream_call(enum gt_fn fn, uint64_t start_ns, uint64_t duration_ns, cons
 		goto out;
 	}
 	if (self.serial != st.last_serial) {
-		uint8_t *p = gt_put_uv(body, self.serial);
-		p = gt_put_uv(p, self.tid);
-		put_record(GT_REC_THREAD, body, (size_t)(p - body));
+		uint8_t *end = gt_encode_thread_body(body, self.serial, self.tid);
+		put_record(GT_REC_THREAD, body, (size_t)(end - body));
 		st.last_serial = self.serial;
 	}
 	uint32_t stack_id = 0;
@@ -226,11 +219,8 @@ void gt_stream_call(enum gt_fn fn, uint64_t start_ns, uint64_t duration_ns, cons
 		int is_new;
 		stack_id = gt_stacks_intern(ips, depth, &is_new);
 		if (is_new) {
-			uint8_t *p = gt_put_uv(body, stack_id);
-			p = gt_put_uv(p, (uint64_t)depth);
-			for (int i = 0; i < depth; i++)
-				p = gt_put_uv(p, ips[i]);
-			put_record(GT_REC_STACK, body, (size_t)(p - body));
+			uint8_t *end = gt_encode_stack_body(body, stack_id, (uint64_t)depth, ips);
+			put_record(GT_REC_STACK, body, (size_t)(end - body));
 		}
 	}
 	if (!st.base_ns)
@@ -241,8 +231,12 @@ void gt_stream_call(enum gt_fn fn, uint64_t start_ns, uint64_t duration_ns, cons
 	p = gt_put_uv(p, duration_ns);
 	p = gt_put_uv(p, stack_id);
 	put_record2(GT_REC_CALL, body, (size_t)(p - body), args, args_len);
-	if (usage) /* right behind its CALL, in the same block */
-		put_record(GT_REC_USAGE, body, (size_t)(put_usage(body, usage) - body));
+	if (usage) { /* right behind its CALL, in the same block */
+		uint8_t *end = gt_encode_usage_body(
+			body, (uint64_t)usage->ru_minflt, (uint64_t)usage->ru_majflt,
+			timeval_ns(usage->ru_utime), timeval_ns(usage->ru_stime));
+		put_record(GT_REC_USAGE, body, (size_t)(end - body));
+	}
 	st.prev_ns = start_ns;
 	st.calls++;
 	if (st.ended || start_ns - st.last_flush_ns > gt_settings.flush_interval_ns)

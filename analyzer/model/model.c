@@ -25,8 +25,6 @@ struct gt_model {
 	size_t npaths;
 	uint64_t events, unknown_records, blocks;
 	int torn, missing;
-	gt_record_hook *hook;
-	void *hook_ctx;
 	gt_retire_hook *retire;
 	void *retire_ctx;
 	/* Ended images waiting to be retired, oldest first (a ring). */
@@ -34,12 +32,9 @@ struct gt_model {
 	size_t ended_head, nended, ended_cap;
 };
 
-struct gt_model *gt_model_new(gt_record_hook *hook, void *hook_ctx)
+struct gt_model *gt_model_new(void)
 {
-	struct gt_model *m = gt_xcalloc(1, sizeof(*m));
-	m->hook = hook;
-	m->hook_ctx = hook_ctx;
-	return m;
+	return gt_xcalloc(1, sizeof(struct gt_model));
 }
 
 void gt_model_on_retire(struct gt_model *m, gt_retire_hook *retire, void *ctx)
@@ -219,7 +214,7 @@ static void retire_due(struct gt_model *m)
  * overlaps (format.h: the map is rewritten after every dlopen). A relative
  * path is joined with the image's cwd, as symbols.h requires.
  */
-static void apply_module(struct gt_image *img, const struct gt_module_rec *r)
+static void apply_module(struct gt_image *img, const struct gt_rec_module *r)
 {
 	uint64_t end = r->base + r->size < r->base ? UINT64_MAX : r->base + r->size;
 	size_t keep = 0;
@@ -266,7 +261,7 @@ static struct gt_thread *thread_for(struct gt_image *img, uint64_t serial)
 	return t;
 }
 
-static void apply_stack(struct gt_image *img, struct gt_rec_stack *r)
+static void apply_stack(struct gt_image *img, const struct gt_rec_stack *r)
 {
 	struct gt_stack *s;
 	HASH_FIND(hh, img->stacks, &r->id, sizeof(r->id), s);
@@ -278,8 +273,8 @@ static void apply_stack(struct gt_image *img, struct gt_rec_stack *r)
 		HASH_ADD(hh, img->stacks, id, sizeof(s->id), s);
 	}
 	s->depth = r->depth;
-	s->ips = r->ips; /* ownership moves here */
-	r->ips = NULL;
+	s->ips = gt_xcalloc(r->depth, sizeof(*s->ips));
+	memcpy(s->ips, r->ips, r->depth * sizeof(*s->ips));
 }
 
 static int map_failed(const struct gt_image *img, uint64_t result)
@@ -472,89 +467,77 @@ static void check_seq(struct gt_model *m, struct gt_image *img, const struct gt_
 	img->next_seq = b->h.seq + 1;
 }
 
-void gt_model_feed(struct gt_model *m, const struct gt_block *b)
+struct gt_image *gt_model_begin_block(struct gt_model *m, const struct gt_block *b)
 {
 	struct gt_image *img = image_for(m, b);
-	struct gt_rec_iter it;
-	struct gt_rec rec;
-
 	m->blocks++;
 	check_seq(m, img, b);
 	img->block_start = 1;
-	gt_rec_iter_init(&it, b);
-	while (gt_rec_next(&it, &rec)) {
-		struct gt_rec_call call;
-		const struct gt_rec_call *callp = NULL;
-		switch (rec.tag) {
-		case GT_REC_IMAGE: {
-			struct gt_rec_image r;
-			gt_decode_image(b, &rec, &r);
-			apply_image(img, &r);
-			free(r.argv);
-			free(r.env);
-			break;
-		}
-		case GT_REC_MODULE: {
-			struct gt_module_rec r;
-			gt_decode_module(b, &rec, &r);
-			apply_module(img, &r);
-			break;
-		}
-		case GT_REC_THREAD: {
-			struct gt_rec_thread r;
-			gt_decode_thread(b, &rec, &r);
-			img->cur = thread_for(img, r.serial);
-			img->cur->tid = r.tid;
-			break;
-		}
-		case GT_REC_STACK: {
-			struct gt_rec_stack r;
-			gt_decode_stack(b, &rec, &r);
-			apply_stack(img, &r);
-			break;
-		}
-		case GT_REC_CALL:
-			if (gt_decode_call(b, &rec, &call)) {
-				apply_call(m, img, b, &call);
-				callp = &call;
-			} else {
-				img->unknown_records++;
-				m->unknown_records++;
-			}
-			break;
-		case GT_REC_END:
-			gt_decode_end(b, &rec, &img->end);
-			img->ended = 1;
-			queue_ended(m, img);
-			break;
-		case GT_REC_EXEC_FAILED: {
-			struct gt_rec_exec_failed r;
-			gt_decode_exec_failed(b, &rec, &r);
-			img->exec_failures++;
-			img->ended = 0;
-			break;
-		}
-		case GT_REC_DROPPED: {
-			struct gt_rec_dropped r;
-			gt_decode_dropped(b, &rec, &r);
-			img->dropped_calls += r.count;
-			break;
-		}
-		case GT_REC_USAGE: {
-			struct gt_rec_usage r;
-			gt_decode_usage(b, &rec, &r);
-			apply_usage(img, &r);
-			break;
-		}
-		default:
-			img->unknown_records++;
-			m->unknown_records++;
-			break;
-		}
-		if (m->hook)
-			m->hook(m->hook_ctx, img, b, &rec, callp);
+	return img;
+}
+
+void gt_model_apply(struct gt_model *m, struct gt_image *img, const struct gt_block *b,
+		    const struct gt_record *r)
+{
+	if (!r->known) {
+		img->unknown_records++;
+		m->unknown_records++;
+		return;
 	}
+	switch ((enum gt_record_tag)r->raw.tag) {
+	case GT_REC_IMAGE:
+		apply_image(img, &r->u.image);
+		break;
+	case GT_REC_MODULE:
+		apply_module(img, &r->u.module);
+		break;
+	case GT_REC_THREAD:
+		img->cur = thread_for(img, r->u.thread.serial);
+		img->cur->tid = r->u.thread.tid;
+		break;
+	case GT_REC_STACK:
+		apply_stack(img, &r->u.stack);
+		break;
+	case GT_REC_CALL:
+		apply_call(m, img, b, &r->u.call);
+		break;
+	case GT_REC_END:
+		img->end = r->u.end;
+		img->ended = 1;
+		queue_ended(m, img);
+		break;
+	case GT_REC_EXEC_FAILED:
+		img->exec_failures++;
+		img->ended = 0;
+		break;
+	case GT_REC_DROPPED:
+		img->dropped_calls += r->u.dropped.count;
+		break;
+	case GT_REC_USAGE:
+		apply_usage(img, &r->u.usage);
+		break;
+	}
+}
+
+void gt_model_end_block(struct gt_model *m)
+{
 	retire_due(m);
+}
+
+void gt_model_feed(struct gt_model *m, const struct gt_block *b)
+{
+	struct gt_image *img = gt_model_begin_block(m, b);
+	struct gt_rec_iter it;
+	struct gt_rec raw;
+	struct gt_record r;
+
+	gt_rec_iter_init(&it, b);
+	while (gt_rec_next(&it, &raw)) {
+		gt_decode_record(b, &raw, &r);
+		gt_model_apply(m, img, b, &r);
+		gt_record_release(&r);
+	}
+	gt_model_end_block(m);
 }
 
 void gt_model_finish(struct gt_model *m, int torn)
@@ -693,15 +676,7 @@ double gt_image_mmap_seconds(const struct gt_image *img)
 
 const char *gt_origin_name(uint64_t origin)
 {
-	switch (origin) {
-	case GT_ORIGIN_ROOT:
-		return "root";
-	case GT_ORIGIN_FORK:
-		return "fork";
-	case GT_ORIGIN_EXEC:
-		return "exec";
-	}
-	return "unknown";
+	return GT_NAME_OF(gt_origin_names, origin);
 }
 
 double gt_image_peak_seconds(const struct gt_image *img)

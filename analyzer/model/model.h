@@ -90,14 +90,7 @@ struct gt_image {
 
 struct gt_model;
 
-/*
- * Called for every record after the model has applied it (for --dump).
- * call is set for a decoded CALL, NULL otherwise.
- */
-typedef void gt_record_hook(void *ctx, const struct gt_image *img, const struct gt_block *b,
-			    const struct gt_rec *rec, const struct gt_rec_call *call);
-
-struct gt_model *gt_model_new(gt_record_hook *hook, void *hook_ctx);
+struct gt_model *gt_model_new(void);
 
 /*
  * Called once for every image, when it is retired: GT_RETIRE_AFTER_BLOCKS
@@ -121,6 +114,16 @@ void gt_model_on_retire(struct gt_model *m, gt_retire_hook *retire, void *ctx);
 
 /* Applies one block's records. Dies on bad input. */
 void gt_model_feed(struct gt_model *m, const struct gt_block *b);
+
+/*
+ * gt_model_feed in steps, for a caller that looks at each record as the
+ * model takes it (--dump): begin the block (returns its image), apply each
+ * of its records, decoded, in order, then end the block.
+ */
+struct gt_image *gt_model_begin_block(struct gt_model *m, const struct gt_block *b);
+void gt_model_apply(struct gt_model *m, struct gt_image *img, const struct gt_block *b,
+		    const struct gt_record *r);
+void gt_model_end_block(struct gt_model *m);
 
 /* After the last block: leaks, bounds; torn says the reader stopped early. */
 void gt_model_finish(struct gt_model *m, int torn);

@@ -4,6 +4,7 @@
 #include "records.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "die.h"
 
@@ -38,20 +39,6 @@ int gt_rec_next(struct gt_rec_iter *it, struct gt_rec *rec)
 	return 1;
 }
 
-static struct gt_cursor body(const struct gt_rec *r)
-{
-	struct gt_cursor c = {r->body, r->body + r->len, 1};
-	return c;
-}
-
-static void check(const struct gt_block *b, const struct gt_rec *r, const struct gt_cursor *c)
-{
-	if (!c->ok)
-		gt_die("corrupt block at offset %llu: %s record at offset %llu is too short",
-		       (unsigned long long)b->offset, gt_rec_tag_name(r->tag),
-		       (unsigned long long)r->offset);
-}
-
 static struct gt_str str(struct gt_cursor *c)
 {
 	struct gt_str s;
@@ -72,141 +59,106 @@ static size_t count(struct gt_cursor *c, size_t min_bytes)
 	return (size_t)n;
 }
 
-void gt_decode_image(const struct gt_block *b, const struct gt_rec *r, struct gt_rec_image *o)
+/* An array for a list field, which r owns from now on. */
+static void *list(struct gt_record *r, size_t n, size_t size)
 {
-	struct gt_cursor c = body(r);
-	o->pid = gt_get_uv(&c);
-	o->ppid = gt_get_uv(&c);
-	o->start_realtime_ns = gt_get_uv(&c);
-	o->start_mono_ns = gt_get_uv(&c);
-	o->origin = gt_get_uv(&c);
-	o->parent_image_id = gt_get_uv(&c);
-	o->pointer_bits = gt_get_uv(&c);
-	o->page_size = gt_get_uv(&c);
-	o->stack_depth = gt_get_uv(&c);
-	o->exe = str(&c);
-	o->cwd = str(&c);
-	o->argc = count(&c, 1);
-	o->argv = gt_xcalloc(o->argc, sizeof(*o->argv));
-	for (size_t i = 0; i < o->argc; i++)
-		o->argv[i] = str(&c);
-	o->envc = count(&c, 1);
-	o->env = gt_xcalloc(o->envc, sizeof(*o->env));
-	for (size_t i = 0; i < o->envc; i++)
-		o->env[i] = str(&c);
-	o->clock_overhead_ns = c.p < c.end ? gt_get_uv(&c) : 0;
-	if (!c.ok) {
-		free(o->argv);
-		free(o->env);
+	if (r->nlists == sizeof(r->lists) / sizeof(r->lists[0]))
+		gt_die("internal error: a record kind with more lists than struct gt_record holds");
+	return r->lists[r->nlists++] = gt_xcalloc(n, size);
+}
+
+/*
+ * Field readers by encoding (format.h), into o->field. n is the count of
+ * the list that follows a COUNT; r owns the lists.
+ */
+#define GT_GET_U(field)		  o->field = gt_get_uv(c);
+#define GT_GET_P(field)		  o->field = gt_get_uv(c);
+#define GT_GET_X(field)		  o->field = gt_get_uv(c);
+#define GT_GET_S(field)		  o->field = gt_get_sv(c);
+#define GT_GET_T(field)		  o->field = str(c);
+#define GT_GET_ID(field)	  o->field = gt_get_uv(c);
+#define GT_GET_BYTES(field)	  o->field = str(c);
+#define GT_GET_COUNT(field)	  n = o->field = count(c, 1);
+#define GT_GET_LATER(field)	  o->field = c->p < c->end ? gt_get_uv(c) : 0;
+#define GT_GET_ORIGIN(field)	  o->field = gt_get_uv(c);
+#define GT_GET_END_REASON(field)  o->field = gt_get_uv(c);
+#define GT_GET_DROP_REASON(field) o->field = gt_get_uv(c);
+#define GT_GET_STRS(field)                                                                         \
+	o->field = list(r, n, sizeof(*o->field));                                                  \
+	for (size_t i = 0; i < n; i++)                                                             \
+		o->field[i] = str(c);
+#define GT_GET_IPS(field)                                                                          \
+	o->field = list(r, n, sizeof(*o->field));                                                  \
+	for (size_t i = 0; i < n; i++)                                                             \
+		o->field[i] = gt_get_uv(c);
+#define GT_GET(field, enc, label) GT_GET_##enc(field)
+
+#define GT_RECORD_DECODER(NAME, value, name)                                                       \
+	static void decode_##name(struct gt_cursor *c, struct gt_record *r)                        \
+	{                                                                                          \
+		struct gt_rec_##name *o = &r->u.name;                                              \
+		size_t n = 0;                                                                      \
+		(void)n;                                                                           \
+		GT_FIELDS_##NAME(GT_GET)                                                           \
 	}
-	check(b, r, &c);
-}
+GT_FIELD_RECORDS(GT_RECORD_DECODER)
+#undef GT_RECORD_DECODER
 
-void gt_decode_module(const struct gt_block *b, const struct gt_rec *r, struct gt_module_rec *o)
+/* Returns 0 for a function this reader does not know. */
+static int decode_call(struct gt_cursor *c, struct gt_rec_call *o)
 {
-	struct gt_cursor c = body(r);
-	o->base = gt_get_uv(&c);
-	o->size = gt_get_uv(&c);
-	o->path = str(&c);
-	o->build_id = str(&c);
-	check(b, r, &c);
-}
-
-void gt_decode_thread(const struct gt_block *b, const struct gt_rec *r, struct gt_rec_thread *o)
-{
-	struct gt_cursor c = body(r);
-	o->serial = gt_get_uv(&c);
-	o->tid = gt_get_uv(&c);
-	check(b, r, &c);
-}
-
-void gt_decode_stack(const struct gt_block *b, const struct gt_rec *r, struct gt_rec_stack *o)
-{
-	struct gt_cursor c = body(r);
-	o->id = gt_get_uv(&c);
-	o->depth = count(&c, 1);
-	o->ips = gt_xcalloc(o->depth, sizeof(*o->ips));
-	for (size_t i = 0; i < o->depth; i++)
-		o->ips[i] = gt_get_uv(&c);
-	if (!c.ok)
-		free(o->ips);
-	check(b, r, &c);
-}
-
-int gt_decode_call(const struct gt_block *b, const struct gt_rec *r, struct gt_rec_call *o)
-{
-	struct gt_cursor c = body(r);
-	*o = (struct gt_rec_call){0};
 	o->path.p = "";
-	o->fn = gt_get_u8(&c);
-	check(b, r, &c);
-	if (o->fn >= GT_FN_COUNT)
+	o->fn = gt_get_u8(c);
+	if (!c->ok || o->fn >= GT_FN_COUNT)
 		return 0;
-	o->dts = gt_get_sv(&c);
-	o->dur_ns = gt_get_uv(&c);
-	o->stack = gt_get_uv(&c);
-	/* The arguments as format.h's GT_ARGS tables list them. */
-#define GT_ARG_GET_U(field)	      o->field = gt_get_uv(&c);
-#define GT_ARG_GET_P(field)	      o->field = gt_get_uv(&c);
-#define GT_ARG_GET_X(field)	      o->field = gt_get_uv(&c);
-#define GT_ARG_GET_S(field)	      o->field = gt_get_sv(&c);
-#define GT_ARG_GET_T(field)	      o->field = str(&c);
-#define GT_ARG_GET(field, enc, label) GT_ARG_GET_##enc(field)
+	o->dts = gt_get_sv(c);
+	o->dur_ns = gt_get_uv(c);
+	o->stack = gt_get_uv(c);
 #define GT_DECODE_CASE(NAME, value, name)                                                          \
 	case GT_FN_##NAME:                                                                         \
-		GT_ARGS_##NAME(GT_ARG_GET) break;
+		GT_ARGS_##NAME(GT_GET) break;
 	switch ((enum gt_fn)o->fn) {
 		GT_FNS(GT_DECODE_CASE)
 	case GT_FN_COUNT:
 		break;
 	}
-	check(b, r, &c);
+#undef GT_DECODE_CASE
 	return 1;
 }
 
-void gt_decode_end(const struct gt_block *b, const struct gt_rec *r, struct gt_rec_end *o)
+void gt_decode_record(const struct gt_block *b, const struct gt_rec *raw, struct gt_record *out)
 {
-	struct gt_cursor c = body(r);
-	o->reason = gt_get_uv(&c);
-	o->status = gt_get_sv(&c);
-	o->end_realtime_ns = gt_get_uv(&c);
-	o->end_mono_ns = gt_get_uv(&c);
-	o->user_ns = gt_get_uv(&c);
-	o->system_ns = gt_get_uv(&c);
-	o->maxrss_kib = gt_get_uv(&c);
-	o->minflt = gt_get_uv(&c);
-	o->majflt = gt_get_uv(&c);
-	o->calls = gt_get_uv(&c);
-	o->dropped = gt_get_uv(&c);
-	o->threads = gt_get_uv(&c);
-	o->tracer_ns = c.p < c.end ? gt_get_uv(&c) : 0;
-	check(b, r, &c);
+	struct gt_cursor c = {raw->body, raw->body + raw->len, 1};
+	memset(out, 0, sizeof(*out));
+	out->raw = *raw;
+	out->known = 1;
+	switch (raw->tag) {
+#define GT_DECODE_CASE(NAME, value, name)                                                          \
+	case GT_REC_##NAME:                                                                        \
+		decode_##name(&c, out);                                                            \
+		break;
+		GT_FIELD_RECORDS(GT_DECODE_CASE)
+#undef GT_DECODE_CASE
+	case GT_REC_CALL:
+		out->known = decode_call(&c, &out->u.call);
+		break;
+	default:
+		out->known = 0;
+		break;
+	}
+	if (!c.ok) {
+		gt_record_release(out);
+		gt_die("corrupt block at offset %llu: %s record at offset %llu is too short",
+		       (unsigned long long)b->offset, gt_rec_tag_name(raw->tag),
+		       (unsigned long long)raw->offset);
+	}
 }
 
-void gt_decode_exec_failed(const struct gt_block *b, const struct gt_rec *r,
-			   struct gt_rec_exec_failed *o)
+void gt_record_release(struct gt_record *r)
 {
-	struct gt_cursor c = body(r);
-	o->err = gt_get_sv(&c);
-	check(b, r, &c);
-}
-
-void gt_decode_dropped(const struct gt_block *b, const struct gt_rec *r, struct gt_rec_dropped *o)
-{
-	struct gt_cursor c = body(r);
-	o->count = gt_get_uv(&c);
-	o->reason = gt_get_uv(&c);
-	check(b, r, &c);
-}
-
-void gt_decode_usage(const struct gt_block *b, const struct gt_rec *r, struct gt_rec_usage *o)
-{
-	struct gt_cursor c = body(r);
-	o->minflt = gt_get_uv(&c);
-	o->majflt = gt_get_uv(&c);
-	o->user_ns = gt_get_uv(&c);
-	o->system_ns = gt_get_uv(&c);
-	check(b, r, &c);
+	for (size_t i = 0; i < r->nlists; i++)
+		free(r->lists[i]);
+	r->nlists = 0;
 }
 
 const char *gt_rec_tag_name(uint8_t tag)

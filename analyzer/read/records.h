@@ -40,29 +40,33 @@ void gt_rec_iter_init(struct gt_rec_iter *it, const struct gt_block *b);
  */
 int gt_rec_next(struct gt_rec_iter *it, struct gt_rec *rec);
 
-struct gt_rec_image {
-	uint64_t pid, ppid, start_realtime_ns, start_mono_ns, origin, parent_image_id;
-	uint64_t pointer_bits, page_size, stack_depth;
-	uint64_t clock_overhead_ns; /* since 1.1; 0 before */
-	struct gt_str exe, cwd;
-	size_t argc, envc;
-	struct gt_str *argv, *env; /* gt_xmalloc'ed arrays; free both */
-};
-
-struct gt_module_rec {
-	uint64_t base, size;
-	struct gt_str path, build_id;
-};
-
-struct gt_rec_thread {
-	uint64_t serial, tid;
-};
-
-struct gt_rec_stack {
-	uint64_t id;
-	size_t depth;
-	uint64_t *ips; /* gt_xmalloc'ed; free it */
-};
+/*
+ * A decoded body of each record kind but CALL, with the fields its
+ * GT_FIELDS_<NAME> table lists: struct gt_rec_<name>. Numbers are
+ * uint64_t (S: int64_t), strings point into the block, a COUNT is a size_t
+ * and its list an array that the struct gt_record holding it owns.
+ */
+#define GT_FIELD_TYPE_U(field)		 uint64_t field;
+#define GT_FIELD_TYPE_P(field)		 uint64_t field;
+#define GT_FIELD_TYPE_X(field)		 uint64_t field;
+#define GT_FIELD_TYPE_S(field)		 int64_t field;
+#define GT_FIELD_TYPE_T(field)		 struct gt_str field;
+#define GT_FIELD_TYPE_ID(field)		 uint64_t field;
+#define GT_FIELD_TYPE_BYTES(field)	 struct gt_str field;
+#define GT_FIELD_TYPE_COUNT(field)	 size_t field;
+#define GT_FIELD_TYPE_STRS(field)	 struct gt_str *field;
+#define GT_FIELD_TYPE_IPS(field)	 uint64_t *field;
+#define GT_FIELD_TYPE_LATER(field)	 uint64_t field;
+#define GT_FIELD_TYPE_ORIGIN(field)	 uint64_t field;
+#define GT_FIELD_TYPE_END_REASON(field)	 uint64_t field;
+#define GT_FIELD_TYPE_DROP_REASON(field) uint64_t field;
+#define GT_FIELD_TYPE(field, enc, label) GT_FIELD_TYPE_##enc(field)
+#define GT_RECORD_STRUCT(NAME, value, name)                                                        \
+	struct gt_rec_##name {                                                                     \
+		GT_FIELDS_##NAME(GT_FIELD_TYPE)                                                    \
+	};
+GT_FIELD_RECORDS(GT_RECORD_STRUCT)
+#undef GT_RECORD_STRUCT
 
 /*
  * One CALL. Only the fields fn records are set (format.h's GT_ARGS
@@ -79,43 +83,27 @@ struct gt_rec_call {
 	struct gt_str path;
 };
 
-struct gt_rec_end {
-	uint64_t reason;
-	int64_t status;
-	uint64_t end_realtime_ns, end_mono_ns, user_ns, system_ns;
-	uint64_t maxrss_kib, minflt, majflt, calls, dropped, threads;
-	uint64_t tracer_ns; /* since 1.1; 0 before */
-};
-
-struct gt_rec_exec_failed {
-	int64_t err;
-};
-
-struct gt_rec_dropped {
-	uint64_t count, reason;
-};
-
-/* A thread's rusage right after the CALL it follows (format 1.2). */
-struct gt_rec_usage {
-	uint64_t minflt, majflt, user_ns, system_ns;
+/* A record, decoded. */
+struct gt_record {
+	struct gt_rec raw;
+	int known;	/* 0: a tag, or a CALL's function, this reader does not know */
+	void *lists[4]; /* the arrays of its STRS and IPS fields */
+	size_t nlists;
+	union {
+#define GT_RECORD_MEMBER(NAME, value, name) struct gt_rec_##name name;
+		GT_RECORDS(GT_RECORD_MEMBER)
+#undef GT_RECORD_MEMBER
+	} u;
 };
 
 /*
- * Decoders. `where` is the block, for error messages. gt_decode_call
- * returns 0 (and decodes nothing) for a function number it does not know,
- * so the caller can skip the record like an unknown tag.
+ * Decodes raw into out (known = 0, nothing else set, for what this reader
+ * does not know: the caller skips it). `b` is the block, for error
+ * messages. Release out when done with it.
  */
-void gt_decode_image(const struct gt_block *b, const struct gt_rec *r, struct gt_rec_image *out);
-void gt_decode_module(const struct gt_block *b, const struct gt_rec *r, struct gt_module_rec *out);
-void gt_decode_thread(const struct gt_block *b, const struct gt_rec *r, struct gt_rec_thread *out);
-void gt_decode_stack(const struct gt_block *b, const struct gt_rec *r, struct gt_rec_stack *out);
-int gt_decode_call(const struct gt_block *b, const struct gt_rec *r, struct gt_rec_call *out);
-void gt_decode_end(const struct gt_block *b, const struct gt_rec *r, struct gt_rec_end *out);
-void gt_decode_exec_failed(const struct gt_block *b, const struct gt_rec *r,
-			   struct gt_rec_exec_failed *out);
-void gt_decode_dropped(const struct gt_block *b, const struct gt_rec *r,
-		       struct gt_rec_dropped *out);
-void gt_decode_usage(const struct gt_block *b, const struct gt_rec *r, struct gt_rec_usage *out);
+void gt_decode_record(const struct gt_block *b, const struct gt_rec *raw, struct gt_record *out);
+/* Frees the lists a decoded record holds. */
+void gt_record_release(struct gt_record *r);
 
 /* "IMAGE", "CALL", …; NULL for a tag this reader does not know. */
 const char *gt_rec_tag_name(uint8_t tag);

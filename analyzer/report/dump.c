@@ -26,19 +26,6 @@ static void str_field(FILE *out, const char *key, const struct gt_str *s)
 	gt_dump_escape(out, s->p, s->len);
 }
 
-static const char *end_reason_name(uint64_t r)
-{
-	switch (r) {
-	case GT_END_EXIT:
-		return "exit";
-	case GT_END_UNDERSCORE_EXIT:
-		return "_exit";
-	case GT_END_EXEC:
-		return "exec";
-	}
-	return "unknown";
-}
-
 static void dump_list(FILE *out, const char *key, const struct gt_str *v, size_t n)
 {
 	fprintf(out, " %s=", key);
@@ -49,110 +36,109 @@ static void dump_list(FILE *out, const char *key, const struct gt_str *v, size_t
 	}
 }
 
-static void dump_image(FILE *out, const struct gt_block *b, const struct gt_rec *rec)
+static void dump_ips(FILE *out, const char *key, const uint64_t *ips, size_t n)
 {
-	struct gt_rec_image r;
-	gt_decode_image(b, rec, &r);
-	fprintf(out,
-		"IMAGE pid=%" PRIu64 " ppid=%" PRIu64 " origin=%s parent=%016" PRIx64
-		" start_realtime_ns=%" PRIu64 " start_ns=%" PRIu64 " pointer_bits=%" PRIu64
-		" page_size=%" PRIu64 " stack_depth=%" PRIu64,
-		r.pid, r.ppid, gt_origin_name(r.origin), r.parent_image_id, r.start_realtime_ns,
-		r.start_mono_ns, r.pointer_bits, r.page_size, r.stack_depth);
-	str_field(out, "exe", &r.exe);
-	str_field(out, "cwd", &r.cwd);
-	fprintf(out, " argc=%zu", r.argc);
-	dump_list(out, "argv", r.argv, r.argc);
-	fprintf(out, " envc=%zu", r.envc);
-	dump_list(out, "env", r.env, r.envc);
-	free(r.argv);
-	free(r.env);
+	fprintf(out, " %s=", key);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%s0x%" PRIx64, i ? "," : "", ips[i]);
 }
 
-static void dump_module(FILE *out, const struct gt_block *b, const struct gt_rec *rec)
+static void dump_bytes(FILE *out, const char *key, const struct gt_str *s)
 {
-	struct gt_module_rec r;
-	gt_decode_module(b, rec, &r);
-	fprintf(out, "MODULE base=0x%" PRIx64 " size=0x%" PRIx64, r.base, r.size);
-	str_field(out, "path", &r.path);
-	fputs(" build_id=", out);
-	for (size_t j = 0; j < r.build_id.len; j++)
-		fprintf(out, "%02x", (unsigned char)r.build_id.p[j]);
-	if (!r.build_id.len)
+	fprintf(out, " %s=", key);
+	for (size_t i = 0; i < s->len; i++)
+		fprintf(out, "%02x", (unsigned char)s->p[i]);
+	if (!s->len)
 		fputc('-', out);
 }
 
-static void dump_stack(struct gt_dump *d, const struct gt_image *img, const struct gt_block *b,
-		       const struct gt_rec *rec)
-{
-	struct gt_rec_stack r;
-	gt_decode_stack(b, rec, &r);
-	fprintf(d->out, "STACK id=%" PRIu64 " depth=%zu ips=", r.id, r.depth);
-	for (size_t i = 0; i < r.depth; i++)
-		fprintf(d->out, "%s0x%" PRIx64, i ? "," : "", r.ips[i]);
-	/* The model already stored this stack: name it with the image's modules. */
-	const struct gt_stack *st = gt_image_stack(img, r.id);
-	fputs(" frames=", d->out);
-	if (st) {
-		struct gt_frame *f;
-		size_t n = gt_symbolize_stack(d->sym, img, st, &f);
-		for (size_t i = 0; i < n; i++) {
-			if (i)
-				fputc(';', d->out);
-			gt_dump_escape(d->out, f[i].function, strlen(f[i].function));
-		}
-		gt_frames_free(f, n);
+/* Field printers by encoding (format.h), of o->field. */
+#define SHOW_U(field, label)	 fprintf(out, " " label "=%" PRIu64, o->field);
+#define SHOW_P(field, label)	 fprintf(out, " " label "=0x%" PRIx64, o->field);
+#define SHOW_X(field, label)	 fprintf(out, " " label "=0x%" PRIx64, o->field);
+#define SHOW_S(field, label)	 fprintf(out, " " label "=%" PRId64, o->field);
+#define SHOW_T(field, label)	 str_field(out, label, &o->field);
+#define SHOW_ID(field, label)	 fprintf(out, " " label "=%016" PRIx64, o->field);
+#define SHOW_BYTES(field, label) dump_bytes(out, label, &o->field);
+#define SHOW_COUNT(field, label)                                                                   \
+	fprintf(out, " " label "=%zu", o->field);                                                  \
+	n = o->field;
+#define SHOW_STRS(field, label)	 dump_list(out, label, o->field, n);
+#define SHOW_IPS(field, label)	 dump_ips(out, label, o->field, n);
+#define SHOW_LATER(field, label) SHOW_U(field, label)
+#define SHOW_ORIGIN(field, label)                                                                  \
+	fprintf(out, " " label "=%s", GT_NAME_OF(gt_origin_names, o->field));
+#define SHOW_END_REASON(field, label)                                                              \
+	fprintf(out, " " label "=%s", GT_NAME_OF(gt_end_reason_names, o->field));
+#define SHOW_DROP_REASON(field, label)                                                             \
+	fprintf(out, " " label "=%s", GT_NAME_OF(gt_drop_reason_names, o->field));
+#define SHOW(field, enc, label) SHOW_##enc(field, label)
+
+/* dump_<name>(out, o): a record's fields as GT_FIELDS_<NAME> lists and names them. */
+#define RECORD_PRINTER(NAME, value, name)                                                          \
+	static void dump_##name(FILE *out, const struct gt_rec_##name *o)                          \
+	{                                                                                          \
+		size_t n = 0;                                                                      \
+		(void)n;                                                                           \
+		GT_FIELDS_##NAME(SHOW)                                                             \
 	}
-	free(r.ips);
+GT_FIELD_RECORDS(RECORD_PRINTER)
+#undef RECORD_PRINTER
+
+/* A stack's frames, named with the modules the model holds for its image. */
+static void dump_frames(const struct gt_dump *d, const struct gt_image *img, uint64_t id)
+{
+	const struct gt_stack *st = gt_image_stack(img, id);
+	fputs(" frames=", d->out);
+	if (!st)
+		return;
+	struct gt_frame *f;
+	size_t n = gt_symbolize_stack(d->sym, img, st, &f);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			fputc(';', d->out);
+		gt_dump_escape(d->out, f[i].function, strlen(f[i].function));
+	}
+	gt_frames_free(f, n);
 }
 
-static void dump_call(FILE *out, const struct gt_image *img, const struct gt_rec_call *c)
+/*
+ * A CALL with the thread and time the model gave it, then its arguments as
+ * GT_ARGS_<FN> lists them; a map's path comes with the kind the analyzer
+ * gives it.
+ */
+static void dump_call(FILE *out, const struct gt_image *img, const struct gt_rec_call *o)
 {
 	fprintf(out,
-		"CALL fn=%s thread=%" PRIu64 " tid=%" PRIu64 " stack=%" PRIu64 " t_ns=%" PRIu64
+		" fn=%s thread=%" PRIu64 " tid=%" PRIu64 " stack=%" PRIu64 " t_ns=%" PRIu64
 		" dur_ns=%" PRIu64,
-		gt_fn_names[c->fn], img->cur ? img->cur->heap.serial : 1,
-		img->cur ? img->cur->tid : 0, c->stack, img->now_ns, c->dur_ns);
-	/* The arguments as format.h's GT_ARGS tables list and name them. */
-#define GT_ARG_SHOW_U(field, label) fprintf(out, " " label "=%" PRIu64, c->field);
-#define GT_ARG_SHOW_P(field, label) fprintf(out, " " label "=0x%" PRIx64, c->field);
-#define GT_ARG_SHOW_X(field, label) fprintf(out, " " label "=0x%" PRIx64, c->field);
-#define GT_ARG_SHOW_S(field, label) fprintf(out, " " label "=%" PRId64, c->field);
-/* A map's path comes with the kind the analyzer gives it. */
-#define GT_ARG_SHOW_T(field, label)                                                                \
+		gt_fn_names[o->fn], img->cur ? img->cur->heap.serial : 1,
+		img->cur ? img->cur->tid : 0, o->stack, img->now_ns, o->dur_ns);
+#define SHOW_ARG_T(field, label)                                                                   \
 	fprintf(out, " kind=%s",                                                                   \
-		gt_map_kind_names[gt_map_kind_of(c->flags, c->path.p, c->path.len)]);              \
-	str_field(out, label, &c->field);
-#define GT_ARG_SHOW(field, enc, label) GT_ARG_SHOW_##enc(field, label)
-#define GT_SHOW_CASE(NAME, value, name)                                                            \
+		gt_map_kind_names[gt_map_kind_of(o->flags, o->path.p, o->path.len)]);              \
+	SHOW_T(field, label)
+#define SHOW_ARG_U		    SHOW_U
+#define SHOW_ARG_P		    SHOW_P
+#define SHOW_ARG_X		    SHOW_X
+#define SHOW_ARG_S		    SHOW_S
+#define SHOW_ARG(field, enc, label) SHOW_ARG_##enc(field, label)
+#define SHOW_CASE(NAME, value, name)                                                               \
 	case GT_FN_##NAME:                                                                         \
-		GT_ARGS_##NAME(GT_ARG_SHOW) break;
-	switch ((enum gt_fn)c->fn) {
-		GT_FNS(GT_SHOW_CASE)
+		GT_ARGS_##NAME(SHOW_ARG) break;
+	switch ((enum gt_fn)o->fn) {
+		GT_FNS(SHOW_CASE)
 	case GT_FN_COUNT:
 		break;
 	}
 }
 
-static void dump_end(FILE *out, const struct gt_image *img)
+static void dump_record(const struct gt_dump *d, const struct gt_image *img,
+			const struct gt_block *b, const struct gt_record *r)
 {
-	const struct gt_rec_end *e = &img->end;
-	fprintf(out,
-		"END reason=%s status=%" PRId64 " end_realtime_ns=%" PRIu64 " end_ns=%" PRIu64
-		" user_ns=%" PRIu64 " system_ns=%" PRIu64 " maxrss_kib=%" PRIu64 " minflt=%" PRIu64
-		" majflt=%" PRIu64 " calls=%" PRIu64 " dropped=%" PRIu64 " threads=%" PRIu64,
-		end_reason_name(e->reason), e->status, e->end_realtime_ns, e->end_mono_ns,
-		e->user_ns, e->system_ns, e->maxrss_kib, e->minflt, e->majflt, e->calls, e->dropped,
-		e->threads);
-}
-
-void gt_dump_record(void *ctx, const struct gt_image *img, const struct gt_block *b,
-		    const struct gt_rec *rec, const struct gt_rec_call *call)
-{
-	struct gt_dump *d = ctx;
 	FILE *out = d->out;
 	const char *prefix_fmt = "image=%016" PRIx64 " pid=%" PRIu32 " seq=%" PRIu32 " ";
-	if (rec->offset == 0) {
+	if (r->raw.offset == 0) {
 		fprintf(out, prefix_fmt, b->h.image_id, b->h.pid, b->h.seq);
 		fprintf(out,
 			"BLOCK offset=%" PRIu64 " version=%u.%u frame_size=%" PRIu32
@@ -161,59 +147,43 @@ void gt_dump_record(void *ctx, const struct gt_image *img, const struct gt_block
 			b->h.records, b->h.base_ns);
 	}
 	fprintf(out, prefix_fmt, b->h.image_id, b->h.pid, b->h.seq);
-	switch (rec->tag) {
-	case GT_REC_IMAGE:
-		dump_image(out, b, rec);
-		break;
-	case GT_REC_MODULE:
-		dump_module(out, b, rec);
-		break;
-	case GT_REC_THREAD: {
-		struct gt_rec_thread r;
-		gt_decode_thread(b, rec, &r);
-		fprintf(out, "THREAD serial=%" PRIu64 " tid=%" PRIu64, r.serial, r.tid);
-		break;
+	if (!r->known) {
+		fprintf(out, "UNKNOWN tag=%u len=%zu", r->raw.tag, r->raw.len);
+		if (r->raw.tag == GT_REC_CALL)
+			fprintf(out, " fn=%u", r->raw.len ? r->raw.body[0] : 0);
+		fputc('\n', out);
+		return;
 	}
-	case GT_REC_STACK:
-		dump_stack(d, img, b, rec);
+	fputs(gt_rec_tag_name(r->raw.tag), out);
+	switch ((enum gt_record_tag)r->raw.tag) {
+#define PRINT_CASE(NAME, value, name)                                                              \
+	case GT_REC_##NAME:                                                                        \
+		dump_##name(out, &r->u.name);                                                      \
 		break;
+		GT_FIELD_RECORDS(PRINT_CASE)
+#undef PRINT_CASE
 	case GT_REC_CALL:
-		if (call)
-			dump_call(out, img, call);
-		else
-			fprintf(out, "UNKNOWN tag=%u len=%zu fn=%u", rec->tag, rec->len,
-				rec->len ? rec->body[0] : 0);
-		break;
-	case GT_REC_END:
-		dump_end(out, img);
-		break;
-	case GT_REC_EXEC_FAILED: {
-		struct gt_rec_exec_failed r;
-		gt_decode_exec_failed(b, rec, &r);
-		fprintf(out, "EXEC_FAILED errno=%" PRId64, r.err);
+		dump_call(out, img, &r->u.call);
 		break;
 	}
-	case GT_REC_DROPPED: {
-		struct gt_rec_dropped r;
-		gt_decode_dropped(b, rec, &r);
-		fprintf(out, "DROPPED count=%" PRIu64 " reason=%s", r.count,
-			r.reason == GT_DROP_NO_MEMORY	   ? "no-memory"
-			: r.reason == GT_DROP_LOCK_TIMEOUT ? "lock-timeout"
-							   : "unknown");
-		break;
-	}
-	case GT_REC_USAGE: {
-		struct gt_rec_usage r;
-		gt_decode_usage(b, rec, &r);
-		fprintf(out,
-			"USAGE minflt=%" PRIu64 " majflt=%" PRIu64 " user_ns=%" PRIu64
-			" system_ns=%" PRIu64,
-			r.minflt, r.majflt, r.user_ns, r.system_ns);
-		break;
-	}
-	default:
-		fprintf(out, "UNKNOWN tag=%u len=%zu", rec->tag, rec->len);
-		break;
-	}
+	if (r->raw.tag == GT_REC_STACK)
+		dump_frames(d, img, r->u.stack.id);
 	fputc('\n', out);
+}
+
+void gt_dump_block(const struct gt_dump *d, struct gt_model *m, const struct gt_block *b)
+{
+	struct gt_image *img = gt_model_begin_block(m, b);
+	struct gt_rec_iter it;
+	struct gt_rec raw;
+	struct gt_record r;
+
+	gt_rec_iter_init(&it, b);
+	while (gt_rec_next(&it, &raw)) {
+		gt_decode_record(b, &raw, &r);
+		gt_model_apply(m, img, b, &r);
+		dump_record(d, img, b, &r);
+		gt_record_release(&r);
+	}
+	gt_model_end_block(m);
 }

@@ -15,9 +15,11 @@ struct gt_dump {
 	struct gt_symbolizer *sym;
 };
 
-/* A gt_record_hook: pass a struct gt_dump as ctx to gt_model_new. */
-void gt_dump_record(void *ctx, const struct gt_image *img, const struct gt_block *b,
-		    const struct gt_rec *rec, const struct gt_rec_call *call);
+/*
+ * Feeds one block to the model and prints each of its records as the model
+ * takes it (a CALL with its thread and time, a STACK with its frames).
+ */
+void gt_dump_block(const struct gt_dump *d, struct gt_model *m, const struct gt_block *b);
 
 /*
  * Writes s (n bytes) escaped for a dump field: bytes outside printable

@@ -89,92 +89,150 @@ struct gt_block_header {
 /* A block never decompresses to more than this: bounds a reader's memory. */
 #define GT_MAX_RAW_SIZE (64u << 20)
 
+/*
+ * Record kinds, described once: GT_RECORDS lists them (enum gt_record_tag's
+ * name, its value in the file, a lower-case name). For each of
+ * GT_FIELD_RECORDS (all but CALL), GT_FIELDS_<NAME>(F) calls F(field,
+ * encoding, label) for each field of its body, in file order. The writer's encoders
+ * (gt_encode_<name>_body below), the reader's decoder and --dump are generated from them. CALL,
+ * whose body depends on its function, is described at GT_FNS instead. Encodings, beyond those of
+ * CALL arguments (see GT_FNS): ID     uv, an image id (shown as 16 hex digits) BYTES  str of raw
+ * bytes (shown in hex, "-" if empty) COUNT  uv, how many items the list field after it holds STRS
+ * COUNT × str (the encoder takes them NUL-terminated, one after another) IPS    COUNT × uv,
+ * addresses (shown in hex) LATER  uv, appended by a later MINOR: a reader takes 0 when the body
+ *          ends before it
+ *   ORIGIN, END_REASON, DROP_REASON
+ *          uv, a value of enum gt_origin, gt_end_reason, gt_drop_reason
+ *          (shown by name, below)
+ */
+#define GT_RECORDS(R) GT_FIELD_RECORDS(R) R(CALL, 5, call)
+#define GT_FIELD_RECORDS(R)                                                                        \
+	R(IMAGE, 1, image)                                                                         \
+	R(MODULE, 2, module)                                                                       \
+	R(THREAD, 3, thread)                                                                       \
+	R(STACK, 4, stack)                                                                         \
+	R(END, 6, end)                                                                             \
+	R(EXEC_FAILED, 7, exec_failed)                                                             \
+	R(DROPPED, 8, dropped)                                                                     \
+	R(USAGE, 9, usage)
+
 /* Record tags. Explicit values: they are the file format. */
 enum gt_record_tag {
-	/*
-	 * The first record of an image's first block.
-	 * uv pid, uv ppid, uv start_realtime_ns, uv start_mono_ns,
-	 * uv origin (enum gt_origin), u64-as-uv parent_image_id (the image that
-	 * forked this one; 0 if none or unknown), uv pointer_bits,
-	 * uv page_size, uv stack_depth (0 = counting mode),
-	 * str exe, str cwd, uv argc, argc × str argv,
-	 * uv envc, envc × str "NAME=value" (only the allocator-relevant
-	 * variables: MALLOC_*, GLIBC_TUNABLES, LD_PRELOAD, GITTRACE_*).
-	 * Since 1.1: uv clock_overhead_ns, the cost of one timestamp reading
-	 * (the median of back-to-back differences, measured at image start). A call's duration
-	 * spans about one reading besides the real call: a reader subtracts it from every duration
-	 * (not below 0).
-	 */
-	GT_REC_IMAGE = 1,
-	/*
-	 * One loaded module (ELF object). The whole map is written at image
-	 * start and again after every dlopen; a module whose range overlaps an
-	 * earlier one of the same image replaces it.
-	 * uv base (load bias: address = base + ELF vaddr), uv size (end of the
-	 * highest PT_LOAD segment, as an offset from base), str path (the main
-	 * executable's real path; "linux-vdso.so.1" for the vDSO), str build_id
-	 * (raw bytes, possibly empty).
-	 */
-	GT_REC_MODULE = 2,
-	/*
-	 * The thread that makes the calls that follow, until the next THREAD.
-	 * uv serial (1 = the image's first thread, then in order of first
-	 * call), uv tid.
-	 */
-	GT_REC_THREAD = 3,
-	/*
-	 * A distinct call stack, defined once per image before its first use.
-	 * uv id (from 1), uv depth, depth × uv ip, innermost first. The tracer's
-	 * own frames are already removed; ip is a return address (the reader
-	 * subtracts 1 to find the call's line).
-	 */
-	GT_REC_STACK = 4,
-	/*
-	 * One hooked call. u8 fn (enum gt_fn), sv dts (ns since the previous
-	 * CALL of the image in this block, or since header.base_ns for the
-	 * block's first), uv duration_ns of the real call, uv stack id (0: no
-	 * stack), then the arguments of fn as listed at enum gt_fn.
-	 */
-	GT_REC_CALL = 5,
-	/*
-	 * The image ends. uv reason (enum gt_end_reason), sv status (exit
-	 * status; -1 unknown), uv end_realtime_ns, uv end_mono_ns,
-	 * uv user_ns, uv system_ns (CPU of all threads of this image since
-	 * it started: getrusage(RUSAGE_SELF) minus its value at image start,
-	 * because rusage survives exec), uv maxrss_kib (of the process),
-	 * uv minflt, uv majflt (since image start), uv calls recorded,
-	 * uv calls dropped (should be 0; see GT_REC_DROPPED), uv threads seen.
-	 * Since 1.1: uv tracer_ns, an estimate of the time the tracer itself
-	 * spent in this image (recording a random sample of calls, timed, and
-	 * scaled up; every block written, timed). CPU time minus tracer_ns
-	 * estimates the program's own CPU time.
-	 * More CALLs of the image may follow (e.g. frees run by later exit
-	 * handlers): a reader keeps counting them.
-	 */
-	GT_REC_END = 6,
-	/*
-	 * An exec ended the image's END with reason EXEC, but the exec failed
-	 * and the image goes on. sv errno.
-	 */
-	GT_REC_EXEC_FAILED = 7,
-	/*
-	 * Calls the tracer saw but could not record. uv count, uv reason
-	 * (enum gt_drop_reason). Reserved for a writer that can report drops
-	 * as they happen; libgittrace 1.1 reports its drops (a record too big
-	 * for an empty buffer, which its limits rule out) in END instead.
-	 */
-	GT_REC_DROPPED = 8,
-	/*
-	 * Since 1.2. The calling thread's resource usage
-	 * (getrusage(RUSAGE_THREAD)), read right after the real call of the
-	 * CALL it immediately follows. Written after an mmap/mmap64 of a file
-	 * and after a munmap, so that a reader can tell the page faults and
-	 * kernel time a mapped window cost while it was mapped.
-	 * uv minflt, uv majflt, uv user_ns, uv system_ns (since the thread
-	 * started).
-	 */
-	GT_REC_USAGE = 9,
+#define GT_TAG_ENUM(NAME, value, name) GT_REC_##NAME = value,
+	GT_RECORDS(GT_TAG_ENUM)
+#undef GT_TAG_ENUM
 };
+
+/*
+ * IMAGE: the first record of an image's first block. parent_image_id is
+ * the image that forked this one (0 if none or unknown); stack_depth 0 is
+ * counting mode; exe is the program's real path; env holds only the
+ * allocator-relevant variables (MALLOC_*, GLIBC_TUNABLES, LD_PRELOAD,
+ * GITTRACE_*, MIMALLOC_*, JEMALLOC_*), each cut at the writer's limit.
+ * Since 1.1: clock_overhead_ns, the cost of one timestamp reading (the
+ * median of back-to-back differences, measured at image start). A call's
+ * duration spans about one reading besides the real call: a reader
+ * subtracts it from every duration (not below 0).
+ */
+#define GT_FIELDS_IMAGE(F)                                                                         \
+	F(pid, U, "pid")                                                                           \
+	F(ppid, U, "ppid")                                                                         \
+	F(start_realtime_ns, U, "start_realtime_ns")                                               \
+	F(start_mono_ns, U, "start_ns")                                                            \
+	F(origin, ORIGIN, "origin")                                                                \
+	F(parent_image_id, ID, "parent")                                                           \
+	F(pointer_bits, U, "pointer_bits")                                                         \
+	F(page_size, U, "page_size")                                                               \
+	F(stack_depth, U, "stack_depth")                                                           \
+	F(exe, T, "exe")                                                                           \
+	F(cwd, T, "cwd")                                                                           \
+	F(argc, COUNT, "argc")                                                                     \
+	F(argv, STRS, "argv")                                                                      \
+	F(envc, COUNT, "envc")                                                                     \
+	F(env, STRS, "env")                                                                        \
+	F(clock_overhead_ns, LATER, "clock_overhead_ns")
+
+/*
+ * MODULE: one loaded module (ELF object). The whole map is written at image
+ * start and again after every dlopen; a module whose range overlaps an
+ * earlier one of the same image replaces it. base is the load bias
+ * (address = base + ELF vaddr), size the end of the highest PT_LOAD
+ * segment as an offset from base, path the main executable's real path
+ * ("linux-vdso.so.1" for the vDSO), build_id possibly empty.
+ */
+#define GT_FIELDS_MODULE(F)                                                                        \
+	F(base, P, "base") F(size, X, "size") F(path, T, "path") F(build_id, BYTES, "build_id")
+
+/*
+ * THREAD: the thread that makes the calls that follow, until the next
+ * THREAD. serial 1 is the image's first thread, then in order of first call.
+ */
+#define GT_FIELDS_THREAD(F) F(serial, U, "serial") F(tid, U, "tid")
+
+/*
+ * STACK: a distinct call stack, defined once per image before its first
+ * use. id from 1; ips innermost first, the tracer's own frames already
+ * removed; an ip is a return address (the reader subtracts 1 to find the
+ * call's line).
+ */
+#define GT_FIELDS_STACK(F) F(id, U, "id") F(depth, COUNT, "depth") F(ips, IPS, "ips")
+
+/*
+ * CALL: one hooked call. u8 fn (enum gt_fn), sv dts (ns since the previous
+ * CALL of the image in this block, or since header.base_ns for the block's
+ * first), uv duration_ns of the real call, uv stack id (0: no stack), then
+ * the arguments of fn as GT_ARGS_<FN> lists them.
+ */
+
+/*
+ * END: the image ends. status is the exit status (-1 unknown); user_ns and
+ * system_ns are the CPU of all threads of this image since it started
+ * (getrusage(RUSAGE_SELF) minus its value at image start, because rusage
+ * survives exec), maxrss_kib is the process's, minflt and majflt are since
+ * image start; calls recorded, calls dropped (should be 0; see DROPPED),
+ * threads seen.
+ * Since 1.1: tracer_ns, an estimate of the time the tracer itself spent in
+ * this image (recording a random sample of calls, timed, and scaled up;
+ * every block written, timed). CPU time minus tracer_ns estimates the
+ * program's own CPU time.
+ * More CALLs of the image may follow (e.g. frees run by later exit
+ * handlers): a reader keeps counting them.
+ */
+#define GT_FIELDS_END(F)                                                                           \
+	F(reason, END_REASON, "reason")                                                            \
+	F(status, S, "status")                                                                     \
+	F(end_realtime_ns, U, "end_realtime_ns")                                                   \
+	F(end_mono_ns, U, "end_ns")                                                                \
+	F(user_ns, U, "user_ns")                                                                   \
+	F(system_ns, U, "system_ns")                                                               \
+	F(maxrss_kib, U, "maxrss_kib")                                                             \
+	F(minflt, U, "minflt")                                                                     \
+	F(majflt, U, "majflt")                                                                     \
+	F(calls, U, "calls")                                                                       \
+	F(dropped, U, "dropped")                                                                   \
+	F(threads, U, "threads")                                                                   \
+	F(tracer_ns, LATER, "tracer_ns")
+
+/* EXEC_FAILED: an exec ended the image with reason EXEC, but failed; the image goes on. */
+#define GT_FIELDS_EXEC_FAILED(F) F(err, S, "errno")
+
+/*
+ * DROPPED: calls the tracer saw but could not record. Reserved for a writer
+ * that can report drops as they happen; libgittrace reports its drops (a
+ * record too big for an empty buffer, which its limits rule out) in END.
+ */
+#define GT_FIELDS_DROPPED(F) F(count, U, "count") F(reason, DROP_REASON, "reason")
+
+/*
+ * USAGE (since 1.2): the calling thread's resource usage
+ * (getrusage(RUSAGE_THREAD), since the thread started), read right after
+ * the real call of the CALL it immediately follows. Written after an
+ * mmap/mmap64 of a file and after a munmap, so that a reader can tell the
+ * page faults and kernel time a mapped window cost while it was mapped.
+ */
+#define GT_FIELDS_USAGE(F)                                                                         \
+	F(minflt, U, "minflt")                                                                     \
+	F(majflt, U, "majflt") F(user_ns, U, "user_ns") F(system_ns, U, "system_ns")
 
 /* How an image came to be. */
 enum gt_origin {
@@ -193,6 +251,12 @@ enum gt_drop_reason {
 	GT_DROP_NO_MEMORY = 0,	  /* the tracer could not get memory */
 	GT_DROP_LOCK_TIMEOUT = 1, /* final flush could not take the lock */
 };
+
+/* Names of the enums' values (reports, --dump); "unknown" for others. */
+static const char *const gt_origin_names[] = {"root", "fork", "exec"};
+static const char *const gt_end_reason_names[] = {"exit", "_exit", "exec"};
+static const char *const gt_drop_reason_names[] = {"no-memory", "lock-timeout"};
+#define GT_NAME_OF(names, v) ((v) < sizeof(names) / sizeof((names)[0]) ? (names)[v] : "unknown")
 
 /*
  * Hooked functions and the arguments recorded after the common CALL fields,
@@ -240,8 +304,9 @@ enum gt_drop_reason {
 #define GT_ARGS_MMAP(A)                                                                            \
 	A(addr, P, "addr")                                                                         \
 	A(len, U, "len")                                                                           \
-	A(prot, X, "prot") A(flags, X, "flags") A(fd, S, "fd") A(offset, U, "offset")              \
-		A(result, P, "result") A(path, T, "path")
+	A(prot, X, "prot")                                                                         \
+	A(flags, X, "flags") A(fd, S, "fd") A(offset, U, "offset") A(result, P, "result")          \
+		A(path, T, "path")
 #define GT_ARGS_MMAP64(A) GT_ARGS_MMAP(A)
 /* sret: munmap's return value. */
 #define GT_ARGS_MUNMAP(A) A(addr, P, "addr") A(len, U, "len") A(sret, S, "ret")
@@ -249,8 +314,8 @@ enum gt_drop_reason {
 #define GT_ARGS_MREMAP(A)                                                                          \
 	A(old_addr, P, "old_addr")                                                                 \
 	A(old_len, U, "old_len")                                                                   \
-	A(new_len, U, "new_len") A(flags, X, "flags") A(new_addr, P, "new_addr")                   \
-		A(result, P, "result")
+	A(new_len, U, "new_len")                                                                   \
+	A(flags, X, "flags") A(new_addr, P, "new_addr") A(result, P, "result")
 
 enum gt_fn {
 #define GT_FN_ENUM(NAME, value, name) GT_FN_##NAME = value,
@@ -298,34 +363,82 @@ static inline uint8_t *gt_put_sv(uint8_t *p, int64_t v)
 }
 
 /*
- * gt_encode_<fn>(p, args...): a CALL's arguments as GT_ARGS_<FN> lists
- * them, at p; returns the byte after them. U, P and X arguments are
- * uint64_t, S int64_t, T a pointer and a length (field, field_len).
- * p needs GT_CALL_ARGS_MAX plus the length of any T argument.
+ * Encoders generated from the tables: gt_encode_<fn>(p, args...) writes a
+ * CALL's arguments as GT_ARGS_<FN> lists them, gt_encode_<name>_body(p,
+ * fields...) a record's body as GT_FIELDS_<NAME> lists it; both at p, and
+ * return the byte after what they wrote. Parameters by encoding: U, P, X,
+ * ID, COUNT, LATER and the enums are uint64_t, S int64_t, T and BYTES a
+ * pointer and a length (field, field_len), STRS the COUNT strings
+ * NUL-terminated one after another, IPS an array of COUNT addresses.
+ * p needs GT_CALL_ARGS_MAX plus the length of any T argument for a CALL;
+ * for a record body, the caller bounds what its strings and lists take.
  */
-#define GT_CALL_ARGS_MAX      (8 * GT_UV_MAX)
-#define GT_ARG_PARAM_U(field) , uint64_t field
-#define GT_ARG_PARAM_P(field) , uint64_t field
-#define GT_ARG_PARAM_X(field) , uint64_t field
-#define GT_ARG_PARAM_S(field) , int64_t field
-#define GT_ARG_PARAM_T(field) , const char *field, size_t field##_len
-#define GT_ARG_PUT_U(field)   p = gt_put_uv(p, field);
-#define GT_ARG_PUT_P(field)   p = gt_put_uv(p, field);
-#define GT_ARG_PUT_X(field)   p = gt_put_uv(p, field);
-#define GT_ARG_PUT_S(field)   p = gt_put_sv(p, field);
-#define GT_ARG_PUT_T(field)                                                                        \
-	p = gt_put_uv(p, field##_len);                                                             \
-	memcpy(p, field, field##_len);                                                             \
-	p += field##_len;
-#define GT_ARG_PARAM(field, enc, label) GT_ARG_PARAM_##enc(field)
-#define GT_ARG_PUT(field, enc, label)	GT_ARG_PUT_##enc(field)
-#define GT_ENCODER(NAME, value, name)                                                              \
-	static inline uint8_t *gt_encode_##name(uint8_t *p GT_ARGS_##NAME(GT_ARG_PARAM))           \
-	{                                                                                          \
-		GT_ARGS_##NAME(GT_ARG_PUT) return p;                                               \
+#define GT_CALL_ARGS_MAX	    (8 * GT_UV_MAX)
+#define GT_PARAM_U(field)	    , uint64_t field
+#define GT_PARAM_P(field)	    , uint64_t field
+#define GT_PARAM_X(field)	    , uint64_t field
+#define GT_PARAM_S(field)	    , int64_t field
+#define GT_PARAM_T(field)	    , const char *field, size_t field##_len
+#define GT_PARAM_ID(field)	    , uint64_t field
+#define GT_PARAM_BYTES(field)	    , const void *field, size_t field##_len
+#define GT_PARAM_COUNT(field)	    , uint64_t field
+#define GT_PARAM_STRS(field)	    , const char *field
+#define GT_PARAM_IPS(field)	    , const uintptr_t *field
+#define GT_PARAM_LATER(field)	    , uint64_t field
+#define GT_PARAM_ORIGIN(field)	    , uint64_t field
+#define GT_PARAM_END_REASON(field)  , uint64_t field
+#define GT_PARAM_DROP_REASON(field) , uint64_t field
+#define GT_PUT_U(field)		    p = gt_put_uv(p, field);
+#define GT_PUT_P(field)		    p = gt_put_uv(p, field);
+#define GT_PUT_X(field)		    p = gt_put_uv(p, field);
+#define GT_PUT_S(field)		    p = gt_put_sv(p, field);
+#define GT_PUT_T(field)		    p = gt_put_bytes(p, field, field##_len);
+#define GT_PUT_ID(field)	    p = gt_put_uv(p, field);
+#define GT_PUT_BYTES(field)	    p = gt_put_bytes(p, field, field##_len);
+#define GT_PUT_COUNT(field)                                                                        \
+	p = gt_put_uv(p, field);                                                                   \
+	n = field;
+#define GT_PUT_STRS(field)                                                                         \
+	for (uint64_t i = 0; i < n; i++) {                                                         \
+		size_t len = strlen(field);                                                        \
+		p = gt_put_bytes(p, field, len);                                                   \
+		field += len + 1;                                                                  \
 	}
-GT_FNS(GT_ENCODER)
-#undef GT_ENCODER
+#define GT_PUT_IPS(field)                                                                          \
+	for (uint64_t i = 0; i < n; i++)                                                           \
+		p = gt_put_uv(p, field[i]);
+#define GT_PUT_LATER(field)	    p = gt_put_uv(p, field);
+#define GT_PUT_ORIGIN(field)	    p = gt_put_uv(p, field);
+#define GT_PUT_END_REASON(field)    p = gt_put_uv(p, field);
+#define GT_PUT_DROP_REASON(field)   p = gt_put_uv(p, field);
+#define GT_PARAM(field, enc, label) GT_PARAM_##enc(field)
+#define GT_PUT(field, enc, label)   GT_PUT_##enc(field)
+
+/* A str: uv length, then the bytes. */
+static inline uint8_t *gt_put_bytes(uint8_t *p, const void *bytes, size_t len)
+{
+	p = gt_put_uv(p, len);
+	memcpy(p, bytes, len);
+	return p + len;
+}
+
+#define GT_CALL_ENCODER(NAME, value, name)                                                         \
+	static inline uint8_t *gt_encode_##name(uint8_t *p GT_ARGS_##NAME(GT_PARAM))               \
+	{                                                                                          \
+		GT_ARGS_##NAME(GT_PUT) return p;                                                   \
+	}
+GT_FNS(GT_CALL_ENCODER)
+#undef GT_CALL_ENCODER
+
+#define GT_RECORD_ENCODER(NAME, value, name)                                                       \
+	static inline uint8_t *gt_encode_##name##_body(uint8_t *p GT_FIELDS_##NAME(GT_PARAM))      \
+	{                                                                                          \
+		uint64_t n = 0; /* items of the list that follows a COUNT */                       \
+		(void)n;                                                                           \
+		GT_FIELDS_##NAME(GT_PUT) return p;                                                 \
+	}
+GT_FIELD_RECORDS(GT_RECORD_ENCODER)
+#undef GT_RECORD_ENCODER
 
 static inline void gt_put_le16(uint8_t *p, uint16_t v)
 {

@@ -45,9 +45,9 @@ function release(p) {
 		order[++nimg] = img
 	}
 }
-$4 == "IMAGE" { origin[img] = substr($7, 8) }
-$4 == "STACK" { frames[img, substr($5, 4)] = substr($NF, 8) }
-$4 == "DROPPED" { printf "LOST %s %s: %s %s\n", img, pid[img], $5, $6 }
+$4 == "IMAGE" { origin[img] = field("origin") }
+$4 == "STACK" { frames[img, field("id")] = field("frames") }
+$4 == "DROPPED" { printf "LOST %s %s: count=%s reason=%s\n", img, pid[img], field("count"), field("reason") }
 $4 == "END" {
 	if (field("calls") != calls[img] + 0)
 		printf "LOST %s %s: END says %s calls, the file holds %d before it\n",

@@ -108,11 +108,11 @@ static void pipeline(void)
 	}
 	run.sym = gt_symbolizer_new(syms);
 	struct gt_dump dump = {devnull, run.sym};
-	run.model = gt_model_new(gt_dump_record, &dump);
+	run.model = gt_model_new();
 	run.reader = gt_reader_open(input_path);
 	gt_progress_init(&progress);
 	while (gt_reader_next(run.reader, &b)) {
-		gt_model_feed(run.model, &b);
+		gt_dump_block(&dump, run.model, &b); /* feeds the model too */
 		gt_progress_update(&progress, gt_reader_pos(run.reader), gt_reader_size(run.reader),
 				   gt_model_events(run.model));
 	}
