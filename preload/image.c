@@ -24,7 +24,6 @@
 extern char **environ;
 
 uint64_t gt_image_id;
-uint64_t gt_clock_overhead_ns;
 
 /* rusage at image start: rusage survives exec, END reports the difference. */
 static struct rusage start_usage;
@@ -84,27 +83,6 @@ static int allocator_relevant(const char *var)
 	return 0;
 }
 
-/*
- * The typical cost of one clock reading: the median difference of
- * back-to-back readings (the least one is rarer than what calls see).
- */
-static uint64_t measure_clock_overhead(void)
-{
-	enum { N = 63 };
-	uint64_t d[N];
-	for (int i = 0; i < N; i++) {
-		uint64_t a = gt_now_ns();
-		d[i] = gt_now_ns() - a;
-	}
-	for (int i = 1; i < N; i++) /* insertion sort: 63 values, once per image */
-		for (int j = i; j > 0 && d[j - 1] > d[j]; j--) {
-			uint64_t t = d[j];
-			d[j] = d[j - 1];
-			d[j - 1] = t;
-		}
-	return d[N / 2];
-}
-
 static void write_image(int origin, uint64_t parent_image_id)
 {
 	static uint8_t body[GT_IMAGE_BODY_MAX]; /* only under the start/fork path */
@@ -148,7 +126,7 @@ static void write_image(int origin, uint64_t parent_image_id)
 		p = put_str(p, *e, elen < GT_ENV_LEN ? elen : GT_ENV_LEN);
 		envc--;
 	}
-	gt_clock_overhead_ns = measure_clock_overhead();
+	gt_clock_measure_overhead();
 	p = gt_put_uv(p, gt_clock_overhead_ns);
 	gt_stream_record(GT_REC_IMAGE, body, (size_t)(p - body));
 }

@@ -85,6 +85,9 @@ struct gt_settings {
 	unsigned file_mode;	    /* mode of a new trace file */
 };
 
+/* The settings of this process image, loaded when tracing starts (tracer.c). */
+extern struct gt_settings gt_settings;
+
 /* Bounds the stack space a hook uses (the addresses and their encoding). */
 #define GT_MAX_STACK_DEPTH 128
 
@@ -95,7 +98,7 @@ struct gt_settings {
  */
 void gt_settings_load(struct gt_settings *s, int warn);
 
-/* ---- clock ---------------------------------------------------------- */
+/* ---- clock.c ---------------------------------------------------------- */
 
 static inline uint64_t gt_now_ns(void)
 {
@@ -106,6 +109,8 @@ static inline uint64_t gt_now_ns(void)
 
 /* The cost of one gt_now_ns(), measured at image start (image.c). */
 extern uint64_t gt_clock_overhead_ns;
+/* Measures it (63 pairs of readings) and stores it in gt_clock_overhead_ns. */
+void gt_clock_measure_overhead(void);
 
 /* ---- tracer.c ------------------------------------------------------- */
 
@@ -114,8 +119,6 @@ extern GT_TLS int gt_in_tracer;
 
 enum gt_state { GT_STATE_NEW, GT_STATE_STARTING, GT_STATE_ON, GT_STATE_OFF };
 extern int gt_state; /* enum gt_state, accessed atomically */
-
-extern struct gt_settings gt_settings;
 
 /*
  * Decides whether the calling hook records this call. Returns 1 with the

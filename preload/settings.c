@@ -17,6 +17,8 @@
 #define DEFAULT_FLUSH_INTERVAL_MS 1000
 #define DEFAULT_FILE_MODE	  0600
 
+struct gt_settings gt_settings;
+
 /*
  * Parses a whole decimal number with an optional k/m/g suffix (powers of
  * 1024) when suffixes is set, or an octal number when base is 8. Returns

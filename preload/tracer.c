@@ -15,7 +15,6 @@
 
 GT_TLS int gt_in_tracer;
 int gt_state = GT_STATE_NEW;
-struct gt_settings gt_settings;
 int gt_exit_status = -1;
 
 static void after_fork_in_child(void);
