@@ -118,7 +118,36 @@ void gt_clock_measure_overhead(void);
 extern GT_TLS int gt_in_tracer;
 
 enum gt_state { GT_STATE_NEW, GT_STATE_STARTING, GT_STATE_ON, GT_STATE_OFF };
-extern int gt_state; /* enum gt_state, accessed atomically */
+/* enum gt_state, accessed atomically; written by tracer.c alone. */
+extern int gt_state;
+
+/*
+ * Claims the start-up of tracing: returns 1 if the calling thread is the
+ * first to ask (the state is STARTING now, and the caller starts, then
+ * calls gt_tracer_on() or turns tracing off); else waits until the thread
+ * that claimed it is done, and returns 0.
+ */
+int gt_tracer_claim_start(void);
+
+/* Start-up succeeded: every hook records from now on. */
+void gt_tracer_on(void);
+
+/*
+ * Turns tracing off for good in this process, after one warning made of
+ * the given strings. Safe to call from any thread, any number of times.
+ * When it happens while starting, lifecycle.c also tells the programs this
+ * process runs to stay untraced (gt_session_off).
+ */
+void gt_disable(const char *first, ...) __attribute__((sentinel));
+
+/*
+ * Turns tracing off for good in this process, without a warning: another
+ * process of the run already gave it (the run is untraced, or its file
+ * cannot grow). Safe to call from any thread.
+ */
+void gt_stop_quietly(void);
+
+/* ---- lifecycle.c ---------------------------------------------------- */
 
 /*
  * Decides whether the calling hook records this call. Returns 1 with the
@@ -143,19 +172,8 @@ static inline void gt_leave(void)
 	gt_in_tracer = 0;
 }
 
-/*
- * Turns tracing off for good in this process and its descendants (they
- * inherit the decision through the environment), after one warning made of
- * the given strings. Safe to call from any thread, any number of times.
- */
-void gt_disable(const char *first, ...) __attribute__((sentinel));
-
-/*
- * Turns tracing off for good in this process, without a warning: another
- * process of the run already gave it (the run is untraced, or its file
- * cannot grow). Safe to call from any thread.
- */
-void gt_stop_quietly(void);
+/* Status given to exit(), recorded by the exit hook for the END record. */
+extern int gt_exit_status;
 
 /* ---- unwind.c ------------------------------------------------------- */
 
@@ -338,8 +356,5 @@ void gt_image_exec_failed(int err);
 /* A new random id for an image. */
 uint64_t gt_image_new_id(void);
 extern uint64_t gt_image_id;
-
-/* Status given to exit(), recorded by the exit hook for the END record. */
-extern int gt_exit_status;
 
 #endif /* GT_PRELOAD_INTERNAL_H */
