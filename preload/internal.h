@@ -14,7 +14,9 @@
  *   session.c   which file the run writes to, opened safely
  *   exec_env.c  what a program run by a traced process inherits to stay traced
  *   settings.c  GITTRACE_* environment settings
- *   bootstrap.c real functions and the arena that serves dlsym's early calls
+ *   interpose_*.c  the real functions
+ *   bootstrap.c the arena that serves dlsym's early calls
+ *   pages.c     the tracer's own memory, from the kernel
  *   log.c       allocation-free warnings on stderr
  */
 #ifndef GT_PRELOAD_INTERNAL_H
@@ -34,7 +36,7 @@
 
 #define GT_TLS __attribute__((tls_model("initial-exec"))) __thread
 
-/* ---- interpose_{linux,darwin}.c, bootstrap.c ---------------------------- */
+/* ---- interpose_{linux,darwin}.c, bootstrap.c, pages.c ---------------------------- */
 
 /* Pointers to the real functions, NULL until gt_resolve_real() ran (interpose_*.c). */
 #define GT_HOOK(ret, name, params) extern ret(*gt_real_##name) params;
@@ -55,7 +57,7 @@ size_t gt_arena_size(const void *ptr);
 
 /*
  * Memory for the tracer itself, straight from the kernel (never through
- * the hooked allocator). gt_pages returns zeroed memory or NULL.
+ * the hooked allocator; pages.c). gt_pages returns zeroed memory or NULL.
  */
 void *gt_pages(size_t size);
 void gt_pages_free(void *p, size_t size);
