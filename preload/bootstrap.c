@@ -5,9 +5,11 @@
  * Arena memory is never handed to the real free or realloc: the hooks ask
  * gt_arena_owns() first.
  */
-#include "internal.h"
+#include "bootstrap.h"
 
 #include <stdalign.h>
+#include <stddef.h>
+#include <stdint.h>
 
 /* dlsym needs a few hundred bytes; keep generous room for odd libcs. */
 #define GT_ARENA_SIZE (256 * 1024)

@@ -2,7 +2,7 @@
  * The tracer's clock: what one reading of gt_now_ns() costs, measured once
  * per image so that the tracer's own time can be estimated (stream.c).
  */
-#include "internal.h"
+#include "clock.h"
 
 uint64_t gt_clock_overhead_ns;
 

@@ -4,7 +4,10 @@
  * was loaded where, to symbolize stacks offline) and END (CPU time, exit
  * reason, how many calls were recorded or dropped).
  */
-#include "internal.h"
+#include "image.h"
+#include "clock.h"
+#include "settings.h"
+#include "stream.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -5,7 +5,16 @@
  * only code that calls the session, the writer, the stream and image.c in
  * turn; the on/off state itself is tracer.c's.
  */
-#include "internal.h"
+#include "lifecycle.h"
+#include "exec_env.h"
+#include "image.h"
+#include "interpose.h"
+#include "session.h"
+#include "settings.h"
+#include "stream.h"
+#include "tracer.h"
+#include "unwind.h"
+#include "writer.h"
 
 #include <errno.h>
 #include <pthread.h>

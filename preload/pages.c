@@ -3,7 +3,7 @@
  * hooked allocator, so it is never recorded and works before the real
  * functions are resolved.
  */
-#include "internal.h"
+#include "pages.h"
 
 #include <sys/mman.h>
 #include <sys/syscall.h>

@@ -5,7 +5,8 @@
  * root process of a run warns; descendants stay quiet, see session.c).
  * The README's settings table documents each of these.
  */
-#include "internal.h"
+#include "settings.h"
+#include "log.h"
 
 #include <stdlib.h>
 

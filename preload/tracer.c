@@ -5,7 +5,8 @@
  * cannot go on turns tracing off with gt_disable() or gt_stop_quietly().
  * It depends on nothing but log.c, so every module may call it.
  */
-#include "internal.h"
+#include "tracer.h"
+#include "log.h"
 
 #include <sched.h>
 #include <stdarg.h>
