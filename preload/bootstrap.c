@@ -1,18 +1,15 @@
 /*
- * Memory the tracer can use before, and instead of, the hooked allocator.
- *
- * The arena serves allocations made before the real allocator is
+ * The arena: memory for allocations made before the real allocator is
  * known. dlsym(RTLD_NEXT, ...) may call calloc/malloc (for its error
  * buffer) while we are resolving calloc itself; those calls land here.
  * Arena memory is never handed to the real free or realloc: the hooks ask
  * gt_arena_owns() first.
  */
-#include "internal.h"
+#include "bootstrap.h"
 
 #include <stdalign.h>
-#include <sys/mman.h>
-#include <sys/syscall.h>
-#include <unistd.h>
+#include <stddef.h>
+#include <stdint.h>
 
 /* dlsym needs a few hundred bytes; keep generous room for odd libcs. */
 #define GT_ARENA_SIZE (256 * 1024)
@@ -55,27 +52,4 @@ size_t gt_arena_size(const void *ptr)
 	const struct arena_block *b =
 		(const struct arena_block *)((const unsigned char *)ptr - sizeof(*b));
 	return b->size;
-}
-
-/*
- * The tracer's own memory comes from the raw system call, so it is never
- * recorded and works before the real functions are resolved.
- */
-void *gt_pages(size_t size)
-{
-	long r = syscall(SYS_mmap, NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-			 -1, 0);
-	return (r < 0 && r > -4096) ? NULL : (void *)r;
-}
-
-void gt_pages_free(void *p, size_t size)
-{
-	if (p)
-		syscall(SYS_munmap, p, size);
-}
-
-void *gt_pages_grow(void *p, size_t old_size, size_t new_size)
-{
-	long r = syscall(SYS_mremap, p, old_size, new_size, MREMAP_MAYMOVE);
-	return (r < 0 && r > -4096) ? NULL : (void *)r;
 }

@@ -13,7 +13,8 @@
  * The new environment lives in arrays on the caller's stack: exec may
  * follow a fork in a threaded program, where allocating is unsafe.
  */
-#include "internal.h"
+#include "exec_env.h"
+#include "session.h"
 
 #include <dlfcn.h>
 #include <limits.h>

@@ -6,6 +6,11 @@
  * finding the real functions.
  */
 #include "record.h"
+#include "bootstrap.h"
+#include "clock.h"
+#include "interpose.h"
+#include "lifecycle.h"
+#include "unwind.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -25,7 +25,9 @@
  *
  * Linux only: macOS's unwinder is the system's and opens no pipe.
  */
-#include "internal.h"
+#include "interpose.h"
+#include "session.h"
+#include "unwind.h"
 
 #include <errno.h>
 #include <sys/stat.h>

@@ -7,6 +7,12 @@
  * not pass through here: an interposer cannot see them.
  */
 #include "record.h"
+#include "clock.h"
+#include "interpose.h"
+#include "lifecycle.h"
+#include "log.h"
+#include "stream.h"
+#include "unwind.h"
 
 #include <limits.h>
 #include <stdarg.h>

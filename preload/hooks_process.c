@@ -6,8 +6,13 @@
  * the new program's environment (exec_env.c). dlopen re-announces the
  * module map so stacks through the new library resolve.
  */
-#include "record.h"
+#include "exec_env.h"
+#include "image.h"
+#include "interpose.h"
+#include "lifecycle.h"
+#include "stream.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,10 @@
  * was loaded where, to symbolize stacks offline) and END (CPU time, exit
  * reason, how many calls were recorded or dropped).
  */
-#include "internal.h"
+#include "image.h"
+#include "clock.h"
+#include "settings.h"
+#include "stream.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,7 +27,6 @@
 extern char **environ;
 
 uint64_t gt_image_id;
-uint64_t gt_clock_overhead_ns;
 
 /* rusage at image start: rusage survives exec, END reports the difference. */
 static struct rusage start_usage;
@@ -78,27 +80,6 @@ static int allocator_relevant(const char *var)
 }
 
 /*
- * The typical cost of one clock reading: the median difference of
- * back-to-back readings (the least one is rarer than what calls see).
- */
-static uint64_t measure_clock_overhead(void)
-{
-	enum { N = 63 };
-	uint64_t d[N];
-	for (int i = 0; i < N; i++) {
-		uint64_t a = gt_now_ns();
-		d[i] = gt_now_ns() - a;
-	}
-	for (int i = 1; i < N; i++) /* insertion sort: 63 values, once per image */
-		for (int j = i; j > 0 && d[j - 1] > d[j]; j--) {
-			uint64_t t = d[j];
-			d[j] = d[j - 1];
-			d[j - 1] = t;
-		}
-	return d[N / 2];
-}
-
-/*
  * The allocator-relevant variables, each cut at GT_ENV_LEN bytes,
  * NUL-terminated one after another in buf; returns how many (at most
  * GT_ENV_MAX, so that the record always fits).
@@ -133,7 +114,7 @@ static void write_image(int origin, uint64_t parent_image_id)
 	for (size_t i = 0; i < len; i++)
 		argc += args[i] == '\0';
 	uint64_t envc = relevant_env(env);
-	gt_clock_overhead_ns = measure_clock_overhead();
+	gt_clock_measure_overhead();
 	uint8_t *end = gt_encode_image_body(
 		body, (uint64_t)getpid(), (uint64_t)getppid(), start_realtime_ns, start_mono_ns,
 		(uint64_t)origin, parent_image_id, sizeof(void *) * CHAR_BIT,

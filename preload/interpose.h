@@ -1,5 +1,6 @@
 /*
- * How a hook is named on each platform.
+ * How a hook is named on each platform, and how it reaches the function it
+ * replaces: the interface that interpose_{linux,darwin}.c implement.
  *
  * Linux (interpose_linux.c): LD_PRELOAD puts libgittrace first in the
  * symbol search order, so a hook simply *is* `malloc`, exported; the real
@@ -23,5 +24,22 @@ typedef off_t off64_t;
 #else
 #define GT_HOOK_NAME(name) name
 #endif
+
+/* The types hooks.def names. */
+#include <spawn.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Pointers to the real functions, NULL until gt_resolve_real() ran (interpose_*.c). */
+#define GT_HOOK(ret, name, params) extern ret(*gt_real_##name) params;
+#include "hooks.def"
+
+/*
+ * Looks up every real function (interpose_*.c). Safe to call from any hook,
+ * any number of times: the first call resolves; calls made while dlsym runs
+ * (it may allocate) see NULL pointers and are served by the arena
+ * (bootstrap.h).
+ */
+void gt_resolve_real(void);
 
 #endif /* GT_INTERPOSE_H */

@@ -19,7 +19,7 @@
  *     pipe that hooks_fd.c keeps off the program's descriptors is libunwind
  *     1.6's on Linux, and hooks_fd.c is not built here.
  */
-#include "internal.h"
+#include "interpose.h"
 
 #include <dlfcn.h>
 #include <malloc/malloc.h>

@@ -4,7 +4,8 @@
  * calls to them. The real functions are the next definitions in search
  * order, found with dlsym(RTLD_NEXT).
  */
-#include "internal.h"
+#include "interpose.h"
+#include "tracer.h"
 
 #include <dlfcn.h>
 

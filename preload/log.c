@@ -2,7 +2,7 @@
  * Warnings from inside the traced program. No stdio and no allocation:
  * this runs inside malloc hooks, in forked children and at exit.
  */
-#include "internal.h"
+#include "log.h"
 
 #include <errno.h>
 #include <stdarg.h>

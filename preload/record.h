@@ -6,7 +6,8 @@
 #ifndef GT_RECORD_H
 #define GT_RECORD_H
 
-#include "internal.h"
+#include "stream.h"
+#include "gittrace/format.h"
 
 #include <errno.h>
 #include <stdlib.h>

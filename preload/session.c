@@ -22,7 +22,11 @@
  * says otherwise; a default name is created with O_EXCL so an existing
  * file is never clobbered; only a path the user named is truncated.
  */
-#include "internal.h"
+#include "session.h"
+#include "log.h"
+#include "settings.h"
+#include "tracer.h"
+#include "gittrace/format.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -5,7 +5,8 @@
  * root process of a run warns; descendants stay quiet, see session.c).
  * The README's settings table documents each of these.
  */
-#include "internal.h"
+#include "settings.h"
+#include "log.h"
 
 #include <stdlib.h>
 
@@ -16,6 +17,8 @@
 #define DEFAULT_ZSTD_LEVEL	  1
 #define DEFAULT_FLUSH_INTERVAL_MS 1000
 #define DEFAULT_FILE_MODE	  0600
+
+struct gt_settings gt_settings;
 
 /*
  * Parses a whole decimal number with an optional k/m/g suffix (powers of

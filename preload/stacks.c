@@ -7,7 +7,8 @@
  * from gt_pages: the table runs inside malloc hooks. Callers hold the
  * stream lock.
  */
-#include "internal.h"
+#include "stacks.h"
+#include "pages.h"
 
 #include <string.h>
 

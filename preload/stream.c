@@ -10,7 +10,15 @@
  * single-threaded git, briefly contended in pack-objects' delta threads.
  * NEEDSWORK: per-thread buffers merged by timestamp would remove it.
  */
-#include "internal.h"
+#include "stream.h"
+#include "clock.h"
+#include "pages.h"
+#include "settings.h"
+#include "stacks.h"
+#include "tls.h"
+#include "tracer.h"
+#include "unwind.h"
+#include "writer.h"
 
 #include <pthread.h>
 #include <string.h>

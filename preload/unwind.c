@@ -12,7 +12,9 @@
  * libunwind also caches per thread, so unwinds never wait for each other.
  */
 #define UNW_LOCAL_ONLY
-#include "internal.h"
+#include "unwind.h"
+#include "settings.h"
+#include "tls.h"
 
 #include <dlfcn.h>
 #include <errno.h>

@@ -10,7 +10,11 @@
  * file-size limit or a descriptor the program closed turns tracing off
  * with one warning, and what was written before stays readable.
  */
-#include "internal.h"
+#include "writer.h"
+#include "pages.h"
+#include "session.h"
+#include "settings.h"
+#include "tracer.h"
 
 #include <errno.h>
 #include <string.h>

@@ -1,0 +1,113 @@
+/*
+ * The tracer's life in one process image: start on the first hooked call
+ * (or the library constructor, whichever comes first), a new identity in a
+ * forked child, and the END record at exit. The start-up sequence is the
+ * only code that calls the session, the writer, the stream and image.c in
+ * turn; the on/off state itself is tracer.c's.
+ */
+#include "lifecycle.h"
+#include "exec_env.h"
+#include "image.h"
+#include "interpose.h"
+#include "session.h"
+#include "settings.h"
+#include "stream.h"
+#include "tracer.h"
+#include "unwind.h"
+#include "writer.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+int gt_exit_status = -1;
+
+static void after_fork_in_child(void);
+
+/*
+ * Does the work of starting; runs once, with the guard held. Returns 0
+ * with tracing on; -1 with it off (turned off, with a warning or quietly,
+ * by the module that failed).
+ */
+static int start(void)
+{
+	int origin = GT_ORIGIN_ROOT;
+	struct gt_trace_file file;
+	/* Only a root warns about settings: its descendants read the same ones. */
+	gt_settings_load(&gt_settings, secure_getenv("GITTRACE_SESSION") == NULL);
+	if (gt_session_open(&origin, &file))
+		return -1;
+	gt_unwind_init();
+	gt_exec_env_init();
+	gt_image_id = gt_image_new_id();
+	if (gt_writer_init(&file) || gt_stream_init(gt_image_id))
+		return -1; /* disabled with a warning */
+	pthread_atfork(NULL, NULL, after_fork_in_child);
+	gt_tracer_on();
+	gt_image_begin(origin, 0);
+	return 0;
+}
+
+int gt_enter_slow(void)
+{
+	if (gt_tracer_claim_start()) {
+		int saved_errno = errno; /* opening the file, the unwinder's init */
+		gt_in_tracer = 1;
+		gt_resolve_real();
+		/*
+		 * A process that could not start tracing tells the programs it
+		 * runs not to try (and warn) again. One that stops later does
+		 * not: a full disk or size limit marks the file instead
+		 * (session.c).
+		 */
+		if (start())
+			gt_session_off();
+		gt_in_tracer = 0;
+		errno = saved_errno;
+	}
+	if (__atomic_load_n(&gt_state, __ATOMIC_ACQUIRE) != GT_STATE_ON)
+		return 0;
+	gt_in_tracer = 1;
+	return 1;
+}
+
+/*
+ * pthread_atfork child handler: runs in every forked child, including
+ * forks inside libc that no hook sees. Only the forking thread exists
+ * here; whatever the others were doing to the stream is discarded with the
+ * parent's unwritten records, which the parent writes itself.
+ */
+static void after_fork_in_child(void)
+{
+	if (__atomic_load_n(&gt_state, __ATOMIC_ACQUIRE) != GT_STATE_ON)
+		return;
+	int saved_errno = errno;
+	int saved_guard = gt_in_tracer;
+	uint64_t parent = gt_image_id;
+	gt_in_tracer = 1;
+	gt_image_id = gt_image_new_id();
+	gt_writer_reset_after_fork();
+	gt_stream_reset_after_fork(gt_image_id);
+	gt_image_begin(GT_ORIGIN_FORK, parent);
+	gt_in_tracer = saved_guard;
+	errno = saved_errno;
+}
+
+/* Start even if the program never allocates before main. */
+__attribute__((constructor)) static void gt_constructor(void)
+{
+	if (gt_enter())
+		gt_leave();
+}
+
+/*
+ * Runs late in exit(): after the program's atexit handlers and the
+ * destructors of objects loaded after us.
+ */
+__attribute__((destructor)) static void gt_destructor(void)
+{
+	if (!gt_enter())
+		return;
+	gt_image_end(GT_END_EXIT, gt_exit_status);
+	gt_leave();
+}

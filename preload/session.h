@@ -1,0 +1,48 @@
+/* Which file the run writes to, opened safely (session.c). */
+#ifndef GT_SESSION_H
+#define GT_SESSION_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+/* The run's trace file, as the session opened it; the writer owns it then. */
+struct gt_trace_file {
+	int fd;		      /* O_APPEND, at GT_FD_FLOOR or above */
+	dev_t dev;	      /* its identity, to notice that the program */
+	ino_t ino;	      /* closed the fd and reused the number */
+	uint64_t fsize_limit; /* RLIMIT_FSIZE, or UINT64_MAX */
+};
+
+/*
+ * Opens the run's trace file: the root of a run creates it (safely, see
+ * session.c) and tells descendants through GITTRACE_SESSION; a descendant
+ * opens the same file. Fills file. Returns 0; -1 after disabling tracing
+ * with a warning, or quietly when the run is untraced already.
+ * *origin is set to GT_ORIGIN_ROOT or EXEC.
+ */
+int gt_session_open(int *origin, struct gt_trace_file *file);
+
+/*
+ * "GITTRACE_SESSION=..." to add to the environment of a program this
+ * process execs or spawns, or NULL before tracing started. gt_session_off
+ * makes it "-": the run is untraced from here on.
+ */
+const char *gt_session_env(void);
+void gt_session_off(void);
+
+/* Keep the tracer's descriptors away from the low numbers a program juggles. */
+#define GT_FD_FLOOR 700
+
+/*
+ * Moves fd to GT_FD_FLOOR or above, close-on-exec, and returns the new
+ * number; fd itself if that fails (too low a descriptor limit).
+ */
+int gt_fd_move_high(int fd);
+
+/*
+ * Marks the run's file as one that cannot grow (disk full, size limit), so
+ * processes started later stay untraced without warning again.
+ */
+void gt_session_mark_failed(const struct gt_trace_file *file);
+
+#endif /* GT_SESSION_H */

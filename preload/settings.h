@@ -1,0 +1,30 @@
+/* GITTRACE_* environment settings (settings.c). */
+#ifndef GT_SETTINGS_H
+#define GT_SETTINGS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct gt_settings {
+	const char *output;	    /* GITTRACE_OUTPUT, or NULL */
+	unsigned stack_depth;	    /* 0: counting mode */
+	size_t buffer_size;	    /* bytes of records per block */
+	int zstd_level;		    /* compression level */
+	uint64_t flush_interval_ns; /* flush a block at least this often */
+	unsigned file_mode;	    /* mode of a new trace file */
+};
+
+/* The settings of this process image, loaded when tracing starts (lifecycle.c). */
+extern struct gt_settings gt_settings;
+
+/* Bounds the stack space a hook uses (the addresses and their encoding). */
+#define GT_MAX_STACK_DEPTH 128
+
+/*
+ * Reads the GITTRACE_* settings with secure_getenv (ignored in setuid
+ * programs). An invalid value gets the default and, if warn is set, one
+ * warning line.
+ */
+void gt_settings_load(struct gt_settings *s, int warn);
+
+#endif /* GT_SETTINGS_H */
