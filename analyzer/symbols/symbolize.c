@@ -150,6 +150,14 @@ size_t gt_symbolize_stack(struct gt_symbolizer *s, const struct gt_image *img,
 	return n;
 }
 
+size_t gt_program_frame(const struct gt_frame *f, size_t n)
+{
+	size_t i = 0;
+	while (i < n && gt_is_allocator_function(f[i].function))
+		i++;
+	return i;
+}
+
 size_t gt_symbolize_program_frames(struct gt_symbolizer *s, const struct gt_image *img,
 				   uint64_t stack_id, struct gt_frame **out, size_t *first)
 {
@@ -159,8 +167,7 @@ size_t gt_symbolize_program_frames(struct gt_symbolizer *s, const struct gt_imag
 	if (!st)
 		return 0;
 	size_t n = gt_symbolize_stack(s, img, st, out);
-	while (*first < n && gt_is_allocator_function((*out)[*first].function))
-		(*first)++;
+	*first = gt_program_frame(*out, n);
 	return n;
 }
 
