@@ -158,19 +158,6 @@ size_t gt_program_frame(const struct gt_frame *f, size_t n)
 	return i;
 }
 
-size_t gt_symbolize_program_frames(struct gt_symbolizer *s, const struct gt_image *img,
-				   uint64_t stack_id, struct gt_frame **out, size_t *first)
-{
-	const struct gt_stack *st = gt_image_stack(img, stack_id);
-	*out = NULL;
-	*first = 0;
-	if (!st)
-		return 0;
-	size_t n = gt_symbolize_stack(s, img, st, out);
-	*first = gt_program_frame(*out, n);
-	return n;
-}
-
 void gt_frames_free(struct gt_frame *f, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {

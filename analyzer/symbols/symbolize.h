@@ -42,11 +42,6 @@ void gt_frames_free(struct gt_frame *f, size_t n);
  */
 size_t gt_program_frame(const struct gt_frame *f, size_t n);
 
-/* gt_symbolize_stack of the image's stack with that id (0 frames, *out
- * NULL, if it has none) and *first its gt_program_frame. */
-size_t gt_symbolize_program_frames(struct gt_symbolizer *s, const struct gt_image *img,
-				   uint64_t stack_id, struct gt_frame **out, size_t *first);
-
 /*
  * Index of the frame that names the allocation site (skipping allocator,
  * tracer and wrapper frames); n if every frame is skipped.
