@@ -67,6 +67,15 @@ static const char *intern(struct gt_summary *s, const char *name)
 	return e->name;
 }
 
+/*
+ * A stack's function names as interned pointers, the key: thousands of
+ * short processes of one program have the same stacks.
+ */
+struct gt_function_list {
+	UT_hash_handle hh;
+	const char *functions[];
+};
+
 /* Sets ps to the stack with counts c and frames f as folded stacks draw it. */
 static void set_program_frames(struct gt_summary *s, struct gt_proc_stack *ps,
 			       const struct gt_stack_counts *c, const struct gt_frame *f, size_t n)
@@ -76,9 +85,19 @@ static void set_program_frames(struct gt_summary *s, struct gt_proc_stack *ps,
 	ps->nfunctions = n - first;
 	if (!ps->nfunctions)
 		return;
-	ps->functions = gt_xcalloc(ps->nfunctions, sizeof(*ps->functions));
+	size_t len = ps->nfunctions * sizeof(const char *);
+	struct gt_function_list *e = gt_xcalloc(1, sizeof(*e) + len);
 	for (size_t i = first; i < n; i++)
-		ps->functions[i - first] = intern(s, f[i].function);
+		e->functions[i - first] = intern(s, f[i].function);
+	struct gt_function_list *have;
+	HASH_FIND(hh, s->function_lists, e->functions, len, have);
+	if (have) {
+		free(e);
+		e = have;
+	} else {
+		HASH_ADD_KEYPTR(hh, s->function_lists, e->functions, len, e);
+	}
+	ps->functions = e->functions;
 }
 
 /*
@@ -495,8 +514,6 @@ void gt_summary_release(struct gt_summary *s)
 		for (size_t j = 0; j < p->nsites; j++)
 			site_free(p->sites[j]);
 		free(p->sites);
-		for (size_t k = 0; k < p->nstacks; k++)
-			free(p->stacks[k].functions);
 		free(p->stacks);
 		gt_verdict_release(&p->verdict);
 	}
@@ -509,6 +526,12 @@ void gt_summary_release(struct gt_summary *s)
 		gt_frames_free(sf->frames, sf->nframes);
 		free(sf->key);
 		free(sf);
+	}
+	struct gt_function_list *l, *ltmp;
+	HASH_ITER(hh, s->function_lists, l, ltmp)
+	{
+		HASH_DEL(s->function_lists, l);
+		free(l);
 	}
 	struct gt_function_name *e, *etmp;
 	HASH_ITER(hh, s->function_names, e, etmp)

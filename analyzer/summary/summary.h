@@ -43,11 +43,13 @@ struct gt_site {
  */
 struct gt_proc_stack {
 	const struct gt_stack_counts *counts; /* the image's heap's */
-	const char **functions;		      /* innermost first; the summary's strings */
+	const char *const *functions;	      /* innermost first; the summary's */
 	size_t nfunctions;
 };
 
-struct gt_function_name; /* summary.c: a function name of the stacks, stored once */
+/* summary.c: a function name of the stacks, and a stack's names, stored once */
+struct gt_function_name;
+struct gt_function_list;
 
 struct gt_proc {
 	const struct gt_image *img;
@@ -102,6 +104,7 @@ struct gt_summary {
 	struct gt_site_frames *site_frames;	 /* uthash by key */
 	int keep_stacks;			 /* fill gt_proc.stacks (gt_summary_build) */
 	struct gt_function_name *function_names; /* uthash: gt_proc_stack's strings */
+	struct gt_function_list *function_lists; /* uthash: gt_proc_stack's functions */
 };
 
 /*
