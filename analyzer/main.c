@@ -73,13 +73,12 @@ static const char *option_value(const char *name, int argc, char **argv, int *i)
 	return argv[++*i];
 }
 
-static void write_html(const char *file, const struct gt_summary *s, struct gt_symbolizer *sym,
-		       size_t top)
+static void write_html(const char *file, const struct gt_summary *s, size_t top)
 {
 	FILE *out = fopen(file, "w");
 	if (!out)
 		gt_die("cannot open '%s': %s", file, strerror(errno));
-	gt_report_html(out, s, sym, top);
+	gt_report_html(out, s, top);
 	if (fflush(out) || ferror(out)) {
 		int e = errno;
 		fclose(out);
@@ -186,9 +185,9 @@ int main(int argc, char **argv)
 		if (mode == MODE_JSON)
 			gt_report_json(stdout, &s, (size_t)top);
 		else if (mode == MODE_FOLDED)
-			gt_report_folded(stdout, &s, sym, by_bytes);
+			gt_report_folded(stdout, &s, by_bytes);
 		else if (mode == MODE_HTML)
-			write_html(html, &s, sym, (size_t)top);
+			write_html(html, &s, (size_t)top);
 		else
 			gt_report_text(stdout, &s, (size_t)top);
 		gt_summary_release(&s);

@@ -20,19 +20,19 @@ void gt_report_json(FILE *out, const struct gt_summary *s, size_t top);
 /*
  * One line per allocating stack: "<pid>_<argv0>_<argv1>;outermost;…;innermost weight",
  * weight = allocations or (by_bytes) bytes. Allocator frames are dropped,
- * wrappers kept (a flame graph shows who went through them).
+ * wrappers kept (a flame graph shows who went through them). s must keep
+ * its stacks (gt_summary_build).
  */
-void gt_report_folded(FILE *out, const struct gt_summary *s, struct gt_symbolizer *sym,
-		      int by_bytes);
+void gt_report_folded(FILE *out, const struct gt_summary *s, int by_bytes);
 
 /*
  * One self-contained HTML page (report_html.c): verdict, process tree,
  * per-process timelines (timeline.h), a flame graph of the stacks
  * --folded writes, weighted by allocations, bytes or temporary
  * allocations, and the top sites (for each process, its top `top` by each
- * of those; 0 = all). Dies if a temporary file cannot be used; the caller
- * checks out for write errors.
+ * of those; 0 = all). s must keep its stacks (gt_summary_build). Dies if a
+ * temporary file cannot be used; the caller checks out for write errors.
  */
-void gt_report_html(FILE *out, const struct gt_summary *s, struct gt_symbolizer *sym, size_t top);
+void gt_report_html(FILE *out, const struct gt_summary *s, size_t top);
 
 #endif /* GT_REPORT_H */

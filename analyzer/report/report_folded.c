@@ -7,6 +7,8 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "die.h"
+
 /* Folded format separators are ';' and the last space: replace them. */
 static void frame_name(FILE *out, const char *s)
 {
@@ -14,17 +16,19 @@ static void frame_name(FILE *out, const char *s)
 		fputc(*s == ';' || *s == ' ' || *s == '\n' ? '_' : *s, out);
 }
 
-void gt_report_folded(FILE *out, const struct gt_summary *s, struct gt_symbolizer *sym,
-		      int by_bytes)
+void gt_report_folded(FILE *out, const struct gt_summary *s, int by_bytes)
 {
+	if (!s->keep_stacks)
+		BUG("folded stacks of a summary without its stacks");
 	for (size_t i = 0; i < s->n; i++) {
-		const struct gt_image *img = s->procs[i].img;
+		const struct gt_proc *p = &s->procs[i];
+		const struct gt_image *img = p->img;
 		const char *name = img->argc ? img->argv[0] : img->exe ? img->exe : "?";
 		const char *slash = strrchr(name, '/');
 		name = slash ? slash + 1 : name;
-		for (size_t k = 0; k < img->heap.nstacks; k++) {
-			const struct gt_stack_counts *c = &img->heap.stacks[k];
-			uint64_t w = by_bytes ? c->bytes : c->allocations;
+		for (size_t k = 0; k < p->nstacks; k++) {
+			const struct gt_proc_stack *st = &p->stacks[k];
+			uint64_t w = by_bytes ? st->counts->bytes : st->counts->allocations;
 			if (!w)
 				continue;
 			/* The root frame tells images apart, also a fork and
@@ -35,14 +39,10 @@ void gt_report_folded(FILE *out, const struct gt_summary *s, struct gt_symbolize
 				fputc('_', out);
 				frame_name(out, img->argv[1]);
 			}
-			struct gt_frame *f;
-			size_t first,
-				n = gt_symbolize_program_frames(sym, img, c->stack, &f, &first);
-			for (size_t k = n; k > first; k--) {
+			for (size_t f = st->nfunctions; f > 0; f--) {
 				fputc(';', out);
-				frame_name(out, f[k - 1].function);
+				frame_name(out, st->functions[f - 1]);
 			}
-			gt_frames_free(f, n);
 			fprintf(out, " %" PRIu64 "\n", w);
 		}
 	}

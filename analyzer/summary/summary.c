@@ -49,17 +49,80 @@ int gt_site_by_temporary(const void *a, const void *b)
 					     : strcmp(x->key, y->key);
 }
 
-static void build_sites(struct gt_proc *p, struct gt_symbolizer *sym)
+struct gt_function_name {
+	UT_hash_handle hh;
+	char name[]; /* key */
+};
+
+static const char *intern(struct gt_summary *s, const char *name)
+{
+	struct gt_function_name *e;
+	HASH_FIND_STR(s->function_names, name, e);
+	if (!e) {
+		size_t len = strlen(name);
+		e = gt_xcalloc(1, sizeof(*e) + len + 1);
+		memcpy(e->name, name, len + 1);
+		HASH_ADD_KEYPTR(hh, s->function_names, e->name, len, e);
+	}
+	return e->name;
+}
+
+/*
+ * A stack's function names as interned pointers, the key: thousands of
+ * short processes of one program have the same stacks.
+ */
+struct gt_function_list {
+	UT_hash_handle hh;
+	const char *functions[];
+};
+
+/* Sets ps to the stack with counts c and frames f as folded stacks draw it. */
+static void set_program_frames(struct gt_summary *s, struct gt_proc_stack *ps,
+			       const struct gt_stack_counts *c, const struct gt_frame *f, size_t n)
+{
+	size_t first = gt_program_frame(f, n);
+	ps->counts = c;
+	ps->nfunctions = n - first;
+	if (!ps->nfunctions)
+		return;
+	size_t len = ps->nfunctions * sizeof(const char *);
+	struct gt_function_list *e = gt_xcalloc(1, sizeof(*e) + len);
+	for (size_t i = first; i < n; i++)
+		e->functions[i - first] = intern(s, f[i].function);
+	struct gt_function_list *have;
+	HASH_FIND(hh, s->function_lists, e->functions, len, have);
+	if (have) {
+		free(e);
+		e = have;
+	} else {
+		HASH_ADD_KEYPTR(hh, s->function_lists, e->functions, len, e);
+	}
+	ps->functions = e->functions;
+}
+
+/*
+ * Symbolizes each stack of p's image once: for its site, merged with the
+ * sites of equal frames from the site outwards, and for p->stacks if the
+ * summary keeps them.
+ */
+static void build_sites(struct gt_summary *s, struct gt_proc *p)
 {
 	struct gt_site *table = NULL;
 	const struct gt_heap *h = &p->img->heap;
+	if (s->keep_stacks) {
+		p->nstacks = h->nstacks;
+		p->stacks = gt_xcalloc(h->nstacks ? h->nstacks : 1, sizeof(*p->stacks));
+	}
 	for (size_t k = 0; k < h->nstacks; k++) {
 		const struct gt_stack_counts *c = &h->stacks[k];
 		const struct gt_stack *st = gt_image_stack(p->img, c->stack);
 		struct gt_frame *f = NULL;
 		size_t n = 0, first = 0;
+		if (st)
+			n = gt_symbolize_stack(s->sym, p->img, st, &f);
+		if (s->keep_stacks)
+			set_program_frames(s, &p->stacks[k], c, f, n);
 		if (st) {
-			n = gt_symbolize_stack(sym, p->img, st, &f);
 			first = gt_site_frame(f, n);
 			if (first == n) /* only allocator frames: keep the outermost */
 				first = n ? n - 1 : 0;
@@ -373,7 +436,7 @@ void gt_summary_add(struct gt_summary *s, const struct gt_image *img)
 	/* What needs the image's details; its counters are read at finish. */
 	p->window = gt_maps_inferred_window(&img->maps);
 	p->thrash = gt_maps_thrash_ratio(&img->maps);
-	build_sites(p, s->sym);
+	build_sites(s, p);
 	cap_sites(p, s->keep_sites);
 	share_frames(s, p);
 }
@@ -437,6 +500,7 @@ void gt_summary_build(struct gt_summary *s, const struct gt_model *m, const char
 		      struct gt_symbolizer *sym, long pid)
 {
 	gt_summary_init(s, path, sym, pid, 0);
+	s->keep_stacks = 1;
 	for (size_t i = 0; i < gt_model_count(m); i++)
 		gt_summary_add(s, gt_model_image(m, i));
 	gt_summary_finish(s, m);
@@ -450,6 +514,7 @@ void gt_summary_release(struct gt_summary *s)
 		for (size_t j = 0; j < p->nsites; j++)
 			site_free(p->sites[j]);
 		free(p->sites);
+		free(p->stacks);
 		gt_verdict_release(&p->verdict);
 	}
 	free(s->procs);
@@ -461,5 +526,17 @@ void gt_summary_release(struct gt_summary *s)
 		gt_frames_free(sf->frames, sf->nframes);
 		free(sf->key);
 		free(sf);
+	}
+	struct gt_function_list *l, *ltmp;
+	HASH_ITER(hh, s->function_lists, l, ltmp)
+	{
+		HASH_DEL(s->function_lists, l);
+		free(l);
+	}
+	struct gt_function_name *e, *etmp;
+	HASH_ITER(hh, s->function_names, e, etmp)
+	{
+		HASH_DEL(s->function_names, e);
+		free(e);
 	}
 }

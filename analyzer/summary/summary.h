@@ -1,8 +1,9 @@
 /*
  * What the reports print, derived from the model once: per process the
- * times, shares, named sites (merged by their symbolized stack), window
+ * times, shares, named sites (merged by their symbolized stack), the
+ * symbolized allocating stacks (when the model is kept whole), window
  * facts and verdict; totals and the verdict for the whole tree. Report
- * writers (text, JSON) only format this.
+ * writers only format this: each stack is symbolized here, once.
  */
 #ifndef GT_SUMMARY_H
 #define GT_SUMMARY_H
@@ -35,6 +36,21 @@ struct gt_site {
 	UT_hash_handle hh;
 };
 
+/*
+ * An allocating stack of a process as folded stacks and the flame graph
+ * draw it: the functions of its frames from the innermost one outside the
+ * C library's allocator (gt_program_frame) outwards, wrappers kept.
+ */
+struct gt_proc_stack {
+	const struct gt_stack_counts *counts; /* the image's heap's */
+	const char *const *functions;	      /* innermost first; the summary's */
+	size_t nfunctions;
+};
+
+/* summary.c: a function name of the stacks, and a stack's names, stored once */
+struct gt_function_name;
+struct gt_function_list;
+
 struct gt_proc {
 	const struct gt_image *img;
 	double wall, cpu, allocator_s, mmap_s;
@@ -53,6 +69,13 @@ struct gt_proc {
 	int has_exit_status, exit_status;
 	struct gt_site **sites; /* by allocations, descending */
 	size_t nsites;
+	/*
+	 * Every stack of the image's heap, in its order; NULL unless the
+	 * summary keeps stacks (gt_summary_build): a summary built image by
+	 * image forgets an image's stacks with the image.
+	 */
+	struct gt_proc_stack *stacks;
+	size_t nstacks;
 	struct gt_verdict verdict;
 };
 
@@ -78,7 +101,10 @@ struct gt_summary {
 	char *command;		   /* the command the user ran, shell-quoted */
 	const char *const *stripped;
 	size_t nstripped;
-	struct gt_site_frames *site_frames; /* uthash by key */
+	struct gt_site_frames *site_frames;	 /* uthash by key */
+	int keep_stacks;			 /* fill gt_proc.stacks (gt_summary_build) */
+	struct gt_function_name *function_names; /* uthash: gt_proc_stack's strings */
+	struct gt_function_list *function_lists; /* uthash: gt_proc_stack's functions */
 };
 
 /*
@@ -92,7 +118,10 @@ void gt_summary_init(struct gt_summary *s, const char *path, struct gt_symbolize
 void gt_summary_add(struct gt_summary *s, const struct gt_image *img);
 void gt_summary_finish(struct gt_summary *s, const struct gt_model *m);
 
-/* All of the above on a model that retired nothing (--html, --folded). */
+/*
+ * All of the above on a model that retired nothing (--html, --folded),
+ * keeping every process's stacks (gt_proc.stacks).
+ */
 void gt_summary_build(struct gt_summary *s, const struct gt_model *m, const char *path,
 		      struct gt_symbolizer *sym, long pid);
 void gt_summary_release(struct gt_summary *s);

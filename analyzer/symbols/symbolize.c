@@ -150,18 +150,12 @@ size_t gt_symbolize_stack(struct gt_symbolizer *s, const struct gt_image *img,
 	return n;
 }
 
-size_t gt_symbolize_program_frames(struct gt_symbolizer *s, const struct gt_image *img,
-				   uint64_t stack_id, struct gt_frame **out, size_t *first)
+size_t gt_program_frame(const struct gt_frame *f, size_t n)
 {
-	const struct gt_stack *st = gt_image_stack(img, stack_id);
-	*out = NULL;
-	*first = 0;
-	if (!st)
-		return 0;
-	size_t n = gt_symbolize_stack(s, img, st, out);
-	while (*first < n && gt_is_allocator_function((*out)[*first].function))
-		(*first)++;
-	return n;
+	size_t i = 0;
+	while (i < n && gt_is_allocator_function(f[i].function))
+		i++;
+	return i;
 }
 
 void gt_frames_free(struct gt_frame *f, size_t n)

@@ -36,13 +36,11 @@ size_t gt_symbolize_stack(struct gt_symbolizer *s, const struct gt_image *img,
 void gt_frames_free(struct gt_frame *f, size_t n);
 
 /*
- * Names the frames of the image's stack with that id (0 of them when the
- * image has no such stack, *out NULL), and sets *first to the innermost
- * frame that is not the C library's allocator: the flame graph and folded
- * stacks draw frames *first .. count-1. Free with gt_frames_free.
+ * Index of the innermost frame that is not the C library's allocator
+ * (gt_is_allocator_function); n if there is none. The flame graph and
+ * folded stacks draw the frames from there outwards.
  */
-size_t gt_symbolize_program_frames(struct gt_symbolizer *s, const struct gt_image *img,
-				   uint64_t stack_id, struct gt_frame **out, size_t *first);
+size_t gt_program_frame(const struct gt_frame *f, size_t n);
 
 /*
  * Index of the frame that names the allocation site (skipping allocator,

@@ -123,9 +123,9 @@ static void pipeline(void)
 	run.have_summary = 1;
 	gt_report_json(devnull, &run.summary, 0);
 	gt_report_text(devnull, &run.summary, 10);
-	gt_report_folded(devnull, &run.summary, run.sym, 0);
-	gt_report_folded(devnull, &run.summary, run.sym, 1);
-	gt_report_html(devnull, &run.summary, run.sym, 50);
+	gt_report_folded(devnull, &run.summary, 0);
+	gt_report_folded(devnull, &run.summary, 1);
+	gt_report_html(devnull, &run.summary, 50);
 }
 
 static void release(void)

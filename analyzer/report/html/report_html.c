@@ -131,7 +131,7 @@ static void procs_data(struct gt_json *j, const struct gt_summary *s)
  * (a path, a C++ name) can close the script element; JSON has '<' only in
  * strings, where the escape means the same character.
  */
-static void data(FILE *out, const struct gt_summary *s, struct gt_symbolizer *sym)
+static void data(FILE *out, const struct gt_summary *s)
 {
 	FILE *tmp = tmpfile();
 	if (!tmp)
@@ -146,7 +146,7 @@ static void data(FILE *out, const struct gt_summary *s, struct gt_symbolizer *sy
 	gt_json_end_array(&j);
 	procs_data(&j, s);
 	gt_html_timelines(&j, s);
-	gt_html_flame(&j, s, sym);
+	gt_html_flame(&j, s);
 	gt_json_end_object(&j);
 	if (fflush(tmp) || ferror(tmp))
 		gt_die("cannot write a temporary file: %s", strerror(errno));
@@ -175,7 +175,7 @@ static const char controls[] =
 	"aria-label=\"search functions\"><button id=\"gt-reset\" type=\"button\">reset zoom"
 	"</button><span id=\"gt-match\"></span></div>\n";
 
-void gt_report_html(FILE *out, const struct gt_summary *s, struct gt_symbolizer *sym, size_t top)
+void gt_report_html(FILE *out, const struct gt_summary *s, size_t top)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -221,6 +221,6 @@ void gt_report_html(FILE *out, const struct gt_summary *s, struct gt_symbolizer 
 	fputs("<footer>gittrace-report &middot; <span id=\"gt-status\" data-state=\"loading\">"
 	      "the script has not run</span></footer>\n<div id=\"gt-tip\" hidden></div>\n",
 	      out);
-	data(out, s, sym);
+	data(out, s);
 	fprintf(out, "<script>%s</script>\n</body></html>\n", gt_html_js);
 }

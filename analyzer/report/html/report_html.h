@@ -35,10 +35,11 @@ void gt_html_timelines(struct gt_json *j, const struct gt_summary *s);
 
 /*
  * The "flame" member of the page's data: the allocating stacks of every
- * process merged into one tree (as --folded names them: allocator frames
- * dropped, one root frame per image), weighted by allocations, bytes and
- * temporary allocations. See report_html_flame.c for the encoding.
+ * process (gt_proc.stacks, as --folded prints them: allocator frames
+ * dropped, one root frame per image) merged into one tree, weighted by
+ * allocations, bytes and temporary allocations. See report_html_flame.c
+ * for the encoding.
  */
-void gt_html_flame(struct gt_json *j, const struct gt_summary *s, struct gt_symbolizer *sym);
+void gt_html_flame(struct gt_json *j, const struct gt_summary *s);
 
 #endif /* GT_REPORT_HTML_H */

@@ -1,9 +1,10 @@
 /*
  * The HTML report's flame graph data: every image's allocating stacks
  * merged into one tree of frames, with three weights per node (allocations,
- * bytes, temporary allocations). Frames are named as --folded names them
- * (report_folded.c): the allocator's own frames dropped, the image as the
- * root frame, outermost first.
+ * bytes, temporary allocations). The stacks are the summary's
+ * (gt_proc.stacks), as --folded prints them (report_folded.c): the
+ * allocator's own frames dropped, the image as the root frame, outermost
+ * first.
  *
  * Encoding, compact because a repack has thousands of stacks:
  *   "flame": {"nodes": [depth, name, allocations, bytes, temporary, ...],
@@ -101,22 +102,20 @@ static uint32_t image_name(struct flame *f, const struct gt_image *img)
 	return id;
 }
 
-static void add_image(struct flame *f, const struct gt_image *img, struct gt_symbolizer *sym)
+static void add_proc(struct flame *f, const struct gt_proc *p)
 {
-	uint32_t root_name = image_name(f, img);
-	for (size_t k = 0; k < img->heap.nstacks; k++) {
-		const struct gt_stack_counts *c = &img->heap.stacks[k];
+	uint32_t root_name = image_name(f, p->img);
+	for (size_t k = 0; k < p->nstacks; k++) {
+		const struct gt_proc_stack *st = &p->stacks[k];
+		const struct gt_stack_counts *c = st->counts;
 		uint64_t w[W_COUNT] = {c->allocations, c->bytes, c->temporary};
 		if (!c->allocations)
 			continue;
 		for (int i = 0; i < W_COUNT; i++)
 			f->root.w[i] += w[i];
 		struct node *at = step(&f->root, root_name, w);
-		struct gt_frame *fr;
-		size_t first, n = gt_symbolize_program_frames(sym, img, c->stack, &fr, &first);
-		for (size_t i = n; i > first; i--)
-			at = step(at, intern(f, fr[i - 1].function), w);
-		gt_frames_free(fr, n);
+		for (size_t i = st->nfunctions; i > 0; i--)
+			at = step(at, intern(f, st->functions[i - 1]), w);
 	}
 }
 
@@ -190,13 +189,15 @@ static void emit(struct flame *f, struct gt_json *j, struct node *n, uint64_t de
 	free(v);
 }
 
-void gt_html_flame(struct gt_json *j, const struct gt_summary *s, struct gt_symbolizer *sym)
+void gt_html_flame(struct gt_json *j, const struct gt_summary *s)
 {
+	if (!s->keep_stacks)
+		BUG("a flame graph of a summary without its stacks");
 	struct flame f;
 	memset(&f, 0, sizeof(f));
 	f.root.name = intern(&f, "all");
 	for (size_t i = 0; i < s->n; i++)
-		add_image(&f, s->procs[i].img, sym);
+		add_proc(&f, &s->procs[i]);
 
 	gt_json_key(j, "flame");
 	gt_json_begin_object(j);
