@@ -1,7 +1,7 @@
 /*
  * libFuzzer harness for gittrace-report: each input is a trace file, run
- * through the whole pipeline the CLI runs (reader → records → model, with
- * the --dump record hook → summary with symbols → JSON, text, folded and
+ * through the whole pipeline the CLI runs (reader → records → model, fed
+ * through --dump's loop → summary with symbols → JSON, text, folded and
  * HTML reports), output to /dev/null. Crashes hide in the model and the reports
  * as much as in the reader, so none of them is skipped.
  *
