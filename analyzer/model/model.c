@@ -467,17 +467,8 @@ static void check_seq(struct gt_model *m, struct gt_image *img, const struct gt_
 	img->next_seq = b->h.seq + 1;
 }
 
-struct gt_image *gt_model_begin_block(struct gt_model *m, const struct gt_block *b)
-{
-	struct gt_image *img = image_for(m, b);
-	m->blocks++;
-	check_seq(m, img, b);
-	img->block_start = 1;
-	return img;
-}
-
-void gt_model_apply(struct gt_model *m, struct gt_image *img, const struct gt_block *b,
-		    const struct gt_record *r)
+static void apply(struct gt_model *m, struct gt_image *img, const struct gt_block *b,
+		  const struct gt_record *r)
 {
 	if (!r->known) {
 		img->unknown_records++;
@@ -519,25 +510,37 @@ void gt_model_apply(struct gt_model *m, struct gt_image *img, const struct gt_bl
 	}
 }
 
-void gt_model_end_block(struct gt_model *m)
+void gt_model_step_begin(struct gt_model_step *s, struct gt_model *m, const struct gt_block *b)
 {
-	retire_due(m);
+	s->m = m;
+	s->b = b;
+	s->img = image_for(m, b);
+	m->blocks++;
+	check_seq(m, s->img, b);
+	s->img->block_start = 1;
+	gt_rec_iter_init(&s->it, b);
+	memset(&s->rec, 0, sizeof(s->rec));
+}
+
+int gt_model_step(struct gt_model_step *s)
+{
+	struct gt_rec raw;
+	gt_record_release(&s->rec);
+	if (!gt_rec_next(&s->it, &raw)) {
+		retire_due(s->m);
+		return 0;
+	}
+	gt_decode_record(s->b, &raw, &s->rec);
+	apply(s->m, s->img, s->b, &s->rec);
+	return 1;
 }
 
 void gt_model_feed(struct gt_model *m, const struct gt_block *b)
 {
-	struct gt_image *img = gt_model_begin_block(m, b);
-	struct gt_rec_iter it;
-	struct gt_rec raw;
-	struct gt_record r;
-
-	gt_rec_iter_init(&it, b);
-	while (gt_rec_next(&it, &raw)) {
-		gt_decode_record(b, &raw, &r);
-		gt_model_apply(m, img, b, &r);
-		gt_record_release(&r);
-	}
-	gt_model_end_block(m);
+	struct gt_model_step s;
+	gt_model_step_begin(&s, m, b);
+	while (gt_model_step(&s))
+		;
 }
 
 void gt_model_finish(struct gt_model *m, int torn)

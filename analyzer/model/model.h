@@ -116,14 +116,22 @@ void gt_model_on_retire(struct gt_model *m, gt_retire_hook *retire, void *ctx);
 void gt_model_feed(struct gt_model *m, const struct gt_block *b);
 
 /*
- * gt_model_feed in steps, for a caller that looks at each record as the
- * model takes it (--dump): begin the block (returns its image), apply each
- * of its records, decoded, in order, then end the block.
+ * gt_model_feed record by record, for a caller that looks at each record as
+ * the model takes it (--dump):
+ *	gt_model_step_begin(&s, m, b);
+ *	while (gt_model_step(&s))
+ *		look at s.rec, s.img;
  */
-struct gt_image *gt_model_begin_block(struct gt_model *m, const struct gt_block *b);
-void gt_model_apply(struct gt_model *m, struct gt_image *img, const struct gt_block *b,
-		    const struct gt_record *r);
-void gt_model_end_block(struct gt_model *m);
+struct gt_model_step {
+	struct gt_model *m;
+	const struct gt_block *b;
+	struct gt_image *img; /* the block's image */
+	struct gt_rec_iter it;
+	struct gt_record rec; /* the record just applied */
+};
+void gt_model_step_begin(struct gt_model_step *s, struct gt_model *m, const struct gt_block *b);
+/* Decodes and applies the block's next record; 0 after the last (the block is done). */
+int gt_model_step(struct gt_model_step *s);
 
 /* After the last block: leaks, bounds; torn says the reader stopped early. */
 void gt_model_finish(struct gt_model *m, int torn);

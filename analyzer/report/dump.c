@@ -173,17 +173,8 @@ static void dump_record(const struct gt_dump *d, const struct gt_image *img,
 
 void gt_dump_block(const struct gt_dump *d, struct gt_model *m, const struct gt_block *b)
 {
-	struct gt_image *img = gt_model_begin_block(m, b);
-	struct gt_rec_iter it;
-	struct gt_rec raw;
-	struct gt_record r;
-
-	gt_rec_iter_init(&it, b);
-	while (gt_rec_next(&it, &raw)) {
-		gt_decode_record(b, &raw, &r);
-		gt_model_apply(m, img, b, &r);
-		dump_record(d, img, b, &r);
-		gt_record_release(&r);
-	}
-	gt_model_end_block(m);
+	struct gt_model_step s;
+	gt_model_step_begin(&s, m, b);
+	while (gt_model_step(&s))
+		dump_record(d, s.img, b, &s.rec);
 }
