@@ -4,6 +4,24 @@
 # capture, git, ...) and the long ones also "slow": `ctest -LE slow` is the
 # quick run, `ctest` (scripts/test.sh, .ci/run) runs everything.
 
+# What the folders' tests run (generator expressions: used only where the
+# target exists).
+set(preload $<TARGET_FILE:gittrace>)
+set(report $<TARGET_FILE:gittrace-report>)
+set(make_demo ${PROJECT_SOURCE_DIR}/examples/make-demo-repo.sh)
+
+# gt_need_targets(WHAT TARGET...): unless every TARGET is built, says that
+# WHAT (the tests that follow) is skipped, and leaves the calling
+# CMakeLists.txt (a macro, so its return() is the caller's).
+macro(gt_need_targets what)
+	foreach(_gt_target ${ARGN})
+		if(NOT TARGET ${_gt_target})
+			message(STATUS "${what} skipped: they need ${ARGN} (no ${_gt_target})")
+			return()
+		endif()
+	endforeach()
+endmacro()
+
 # The test properties every helper below takes:
 #   LABELS l...            required: the test's kind, and slow if it is long
 #   TIMEOUT s, ENV VAR=VALUE..., SKIP_RETURN_CODE n,
