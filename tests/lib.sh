@@ -10,6 +10,9 @@
 #   check_complete                                   traces
 #   complete_prefix, cut_trace_readable              traces cut short
 #   use_git, clean_gittrace_env, demo_repo           git, pinned
+# The calling script sets work (its directory) and, for the helpers that
+# read traces, report (gittrace-report).
+# shellcheck shell=bash disable=SC2154,SC2034 # work, report: the caller's; as_user: for it
 set -euo pipefail
 export LC_ALL=C
 

@@ -1,6 +1,8 @@
 # lib.sh: helpers for the HTML report tests (sourced, not run): headless
 # Chromium to render a page, and checks on the DOM it leaves. Builds on
 # tests/lib.sh (fail, check_eq, finish, demo_repo, git's pinned environment).
+# The calling script sets preload, report, make_demo, workloads and work.
+# shellcheck shell=bash disable=SC2154
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 use_git
 
