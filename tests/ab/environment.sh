@@ -46,3 +46,4 @@ for pair in mimalloc:libmimalloc2.0 jemalloc:libjemalloc2; do
 	check_eq "$name resolves to the package's file" "$(realpath "$file")" \
 		"$(realpath "$(jq -r '.variants[1].preload' "$work/$name.json")")"
 done
+finish

@@ -51,3 +51,4 @@ check_grep "signal reported" "^gittrace-ab: 'sh' was killed by signal 9 \(Killed
 run_ab 1 "$work/nocmd.out" "$work/nocmd.err" "${two[@]}" -- "$work/no-such-command"
 check_eq "cannot start" "gittrace-ab: cannot run '$work/no-such-command': No such file or directory" \
 	"$(cat "$work/nocmd.err")"
+finish

@@ -50,3 +50,4 @@ check_grep "control fails on its second run" "failed with exit status 7 \(varian
 run_ab 1 "$work/none.out" "$work/none.err" --variant 'b=-c ab.name=b' --template "$work/nope" -- true
 check_eq "missing template message" "gittrace-ab: cannot open '$work/nope': No such file or directory" \
 	"$(cat "$work/none.err")"
+finish

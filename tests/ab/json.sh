@@ -47,3 +47,4 @@ check_eq "per-round ratios agree with the runs" true "$(jq '
 		(($b / $base) - $r.variants[1].wall_ratio.per_round[$k - 1]) | fabs < 1e-6)' "$j")"
 check_eq "interval brackets the geometric mean" true \
 	"$(jq '.variants[1:] | all(.wall_ratio | .ci_low <= .geomean and .geomean <= .ci_high)' "$j")"
+finish

@@ -55,3 +55,4 @@ run_ab 0 "$work/5.json" "$work/5.err" "${variants[@]}" --rounds 2 --warmups 2 --
 	"${fake[@]}" "$work/5.log"
 check_eq "two warm-ups each, first" "a b c a b c" "$(head -6 "$work/5.log" | xargs)"
 check_eq "runs with two warm-ups" 12 "$(wc -l <"$work/5.log")"
+finish

@@ -21,3 +21,4 @@ check_grep "a conclusion per variant" "^  (mimalloc|jemalloc): (no difference|[0
 	"$work/r.txt"
 echo "--- the report, for the log:"
 cat "$work/r.txt"
+finish

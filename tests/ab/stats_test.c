@@ -4,6 +4,7 @@
  * a property check over many synthetic ratio sets: a difference is claimed
  * exactly when the interval excludes 1, and never printed as "1.00".
  */
+#include "../check.h"
 #include "stats.h"
 #include "verdict.h"
 
@@ -12,35 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int failures;
-
-#define CHECK(cond)                                                                                \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);   \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
-
-#define CHECK_NEAR(got, want, tol)                                                                 \
-	do {                                                                                       \
-		double g_ = (got), w_ = (want);                                                    \
-		if (!(fabs(g_ - w_) <= (tol))) {                                                   \
-			fprintf(stderr, "%s:%d: %s = %.6f, want %.6f\n", __FILE__, __LINE__, #got, \
-				g_, w_);                                                           \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
-
-#define CHECK_STR(got, want)                                                                       \
-	do {                                                                                       \
-		if (strcmp((got), (want))) {                                                       \
-			fprintf(stderr, "%s:%d: got '%s', want '%s'\n", __FILE__, __LINE__, (got), \
-				(want));                                                           \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
 
 static void test_sample_stats(void)
 {
@@ -220,10 +192,5 @@ int main(void)
 	test_ratio_ci();
 	test_precision_near_one();
 	test_never_claims_inside_noise();
-	if (failures) {
-		fprintf(stderr, "%d check(s) failed\n", failures);
-		return 1;
-	}
-	puts("ok: statistics and verdicts");
-	return 0;
+	return check_result("statistics and verdicts");
 }

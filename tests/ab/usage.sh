@@ -42,3 +42,4 @@ expect 1 "cannot use allocator '$work/none.so': No such file or directory" --all
 n=$((n + 1))
 run_ab 0 "$work/$n.out" "$work/$n.err" --help
 check_grep "help" "^usage: gittrace-ab \[options\] -- CMD" "$work/$n.out"
+finish

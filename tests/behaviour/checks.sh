@@ -41,9 +41,7 @@ check_trace() {
 	echo "ok: $name: $(wc -l <"$w.status.reported") exit statuses agree with trace2"
 
 	if [ "$expect" = complete ]; then
-		check_eq "$name: trace complete" true "$(jq .trace.complete "$w.json")"
-		check_eq "$name: incomplete images" 0 \
-			"$(jq '[.processes[] | select(.complete | not)] | length' "$w.json")"
+		check_complete "$name" "$w.json"
 		check_eq "$name: report warnings" "" "$(cat "$w.report.stderr")"
 	else
 		check_eq "$name: trace complete" false "$(jq .trace.complete "$w.json")"

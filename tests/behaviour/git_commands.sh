@@ -63,16 +63,12 @@ case_die() {
 # flush interval, so the trace holds a block of the image) it gets SIGTERM.
 killed_once() {
 	local mode=$1 out=$work/killed.$1 run=$work/run pid status
-	local -a env=(GIT_TRACE2_EVENT="$out.trace2/")
-	rm -rf "$run" "$out" "$out.trace2" "$work/killed.zst"
-	mkdir -p "$out.trace2"
-	cp -a "$fixture" "$run"
+	begin_run "$mode" killed
 	mkfifo "$run/requests"
-	[ "$mode" = plain ] || env+=(GITTRACE_OUTPUT="$work/killed.zst"
-		GITTRACE_FLUSH_INTERVAL_MS=50 LD_PRELOAD="$preload")
+	[ "$mode" = plain ] || run_env+=(GITTRACE_FLUSH_INTERVAL_MS=50)
 	# Read-write: opening the fifo does not wait for the reader.
 	exec 9<>"$run/requests"
-	(cd "$run/origin.git" && exec env "${env[@]}" "$GIT" cat-file --batch \
+	(cd "$run/origin.git" && exec env "${run_env[@]}" "$GIT" cat-file --batch \
 		<"$run/requests" >"$out.stdout" 2>"$out.stderr") &
 	pid=$!
 	# answered N: waits until git has printed N commits (and is still alive).
@@ -95,8 +91,7 @@ killed_once() {
 	exec 9>&-
 	rm "$run/requests"
 	echo "$status" >"$out.status"
-	repo_state "$run" >"$out.state"
-	mv "$run" "$out"
+	end_run "$out"
 }
 
 case_killed() {

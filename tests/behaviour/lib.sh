@@ -7,7 +7,8 @@
 #
 # Callers set: preload, report, work (an empty directory), fixture (built
 # by make_fixture).
-. "$(dirname "${BASH_SOURCE[0]}")/../git/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+use_git
 . "$(dirname "${BASH_SOURCE[0]}")/checks.sh"
 
 # Every input git reads is pinned so that two runs can be compared byte for
@@ -20,8 +21,7 @@ pin_git_env() {
 	export GIT_AUTHOR_NAME="Behaviour Author" GIT_AUTHOR_EMAIL=author@example.com
 	export GIT_COMMITTER_NAME="Behaviour Committer" GIT_COMMITTER_EMAIL=committer@example.com
 	export GIT_AUTHOR_DATE="1700000000 +0000" GIT_COMMITTER_DATE="1700000000 +0000"
-	unset GITTRACE_SESSION GITTRACE_STACK_DEPTH GITTRACE_BUFFER_SIZE 2>/dev/null || true
-	unset GITTRACE_FLUSH_INTERVAL_MS GITTRACE_FILE_MODE GIT_TRACE2_EVENT 2>/dev/null || true
+	clean_gittrace_env
 }
 
 # make_fixture MAKE_DEMO: builds $fixture, the tree every case starts from:
@@ -97,37 +97,43 @@ repo_state() {
 	(cd "$top" && find . -maxdepth 1 -type f | sort | xargs -r sha256sum)
 }
 
-# run_once MODE NAME DIR STDIN GIT-ARGS...: one run of a case at
-# $work/run (the same path in both modes, so paths git prints agree), then
-# keeps the tree as $work/NAME.MODE with NAME.MODE.{stdout,stderr,status,
-# state} beside it. MODE traced adds the preload, writing $work/NAME.zst.
-# Both modes write trace2 event files to $work/NAME.MODE.trace2/.
-run_once() {
-	local mode=$1 name=$2 dir=$3 input=$4 status
-	shift 4
-	local out=$work/$name.$mode run=$work/run
-	local -a env=(GIT_TRACE2_EVENT="$out.trace2/")
-	rm -rf "$run" "$out" "$out.trace2"
+# begin_run MODE NAME: a fresh copy of the fixture at $work/run (the same
+# path in both modes, so paths git prints agree), and in run_env the
+# environment of a run of NAME in MODE: both modes write trace2 event files
+# to $work/NAME.MODE.trace2/; MODE traced adds the preload, writing
+# $work/NAME.zst.
+begin_run() {
+	local mode=$1 name=$2 out=$work/$2.$1
+	rm -rf "$work/run" "$out" "$out.trace2" "$work/$name.zst"
 	mkdir -p "$out.trace2"
-	cp -a "$fixture" "$run"
-	[ "$mode" = plain ] || env+=(GITTRACE_OUTPUT="$work/$name.zst" LD_PRELOAD="$preload")
-	rm -f "$work/$name.zst"
-	set +e
-	(cd "$run/$dir" && env "${env[@]}" "$GIT" "$@" <"$input" >"$out.stdout" 2>"$out.stderr")
-	status=$?
-	set -e
-	echo "$status" >"$out.status"
-	repo_state "$run" >"$out.state"
-	mv "$run" "$out"
+	cp -a "$fixture" "$work/run"
+	run_env=(GIT_TRACE2_EVENT="$out.trace2/")
+	[ "$mode" = plain ] || run_env+=(GITTRACE_OUTPUT="$work/$name.zst" LD_PRELOAD="$preload")
+}
+
+# end_run OUT: keeps the run's tree as OUT, with what it holds in OUT.state.
+end_run() {
+	repo_state "$work/run" >"$1.state"
+	mv "$work/run" "$1"
+}
+
+# run_once MODE NAME DIR STDIN GIT-ARGS...: one run of a case at
+# $work/run (begin_run), then keeps the tree as $work/NAME.MODE with
+# NAME.MODE.{stdout,stderr,status,state} beside it.
+run_once() {
+	local mode=$1 name=$2 dir=$3 input=$4
+	shift 4
+	begin_run "$mode" "$name"
+	(cd "$work/run/$dir" && run_status "$work/$name.$mode" env "${run_env[@]}" "$GIT" "$@" \
+		<"$input")
+	end_run "$work/$name.$mode"
 }
 
 # same_run NAME: the traced run of NAME showed and left exactly what the
 # untraced one did.
 same_run() {
 	local a=$work/$1.plain b=$work/$1.traced
-	check_eq "$1: exit status" "$(cat "$a.status")" "$(cat "$b.status")"
-	same_files "$1: stdout" "$a.stdout" "$b.stdout"
-	same_files "$1: stderr" "$a.stderr" "$b.stderr"
+	same_outcome "$1" "$a" "$b" 0
 	same_files "$1: repository state" "$a.state" "$b.state"
 	check_eq "$1: git processes (trace2 files)" "$(ls "$a.trace2" | wc -l)" \
 		"$(ls "$b.trace2" | wc -l)"

@@ -27,6 +27,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../progs/child_ok.h"
+
 #define N_ALLOCATORS 3
 #define N_FORKERS    2
 #define KEEP	     32
@@ -136,15 +138,6 @@ static void child(int kind, unsigned seed)
 	if (kind == 1)
 		_exit(0);
 	exit(0);
-}
-
-static int child_ok(pid_t pid)
-{
-	int status;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return 0;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
 static void *forker(void *arg)

@@ -6,14 +6,13 @@
 # (checks.sh).
 #
 # usage: bash stress_threads.sh PRELOAD REPORT STRESS_THREADS ROUNDS WORKDIR
-# (git/lib.sh for its comparison helpers; it also sources capture/lib.sh.)
-. "$(dirname "$0")/../git/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/checks.sh"
 
 [ $# -eq 5 ] || fail "usage: stress_threads.sh PRELOAD REPORT STRESS_THREADS ROUNDS WORKDIR"
 preload=$1 report=$2 prog=$3 rounds=$4 work=$5
 fresh_dir "$work"
-unset GITTRACE_SESSION GITTRACE_STACK_DEPTH GITTRACE_BUFFER_SIZE 2>/dev/null || true
+clean_gittrace_env
 
 set +e
 timeout -s KILL 400 "$prog" "$rounds" >"$work/plain.stdout" 2>"$work/plain.stderr"
@@ -39,8 +38,7 @@ read_trace stress "$work/trace.zst"
 q() {
 	jq -r "$1" "$work/stress.json"
 }
-check_eq "trace complete" true "$(q .trace.complete)"
-check_eq "incomplete images" 0 "$(q '[.processes[] | select(.complete | not)] | length')"
+check_complete stress "$work/stress.json"
 # The run is timeout (the root), its fork, which execs the program: then
 # the program's forks and its children's execs.
 check_eq "timeout's images (fork, root)" "fork root" \

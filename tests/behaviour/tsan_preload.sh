@@ -7,13 +7,13 @@
 # each run forks while other threads unwind, and one run may miss a race.
 #
 # usage: bash tsan_preload.sh TSAN_DRIVER REPORT WORKDIR
-. "$(dirname "$0")/../git/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/checks.sh"
 
 [ $# -eq 3 ] || fail "usage: tsan_preload.sh TSAN_DRIVER REPORT WORKDIR"
 driver=$1 report=$2 work=$3
 fresh_dir "$work"
-unset GITTRACE_SESSION GITTRACE_BUFFER_SIZE GITTRACE_FLUSH_INTERVAL_MS 2>/dev/null || true
+clean_gittrace_env
 export TSAN_OPTIONS="halt_on_error=1 exitcode=66"
 
 # one_run NAME DEPTH ARGS...: runs the driver with stack depth DEPTH.
@@ -42,8 +42,7 @@ one_run() {
 	q() {
 		jq -r "$1" "$work/$name.json"
 	}
-	check_eq "$name: trace complete" true "$(q .trace.complete)"
-	check_eq "$name: incomplete images" 0 "$(q '[.processes[] | select(.complete | not)] | length')"
+	check_complete "$name" "$work/$name.json"
 	check_eq "$name: calls of the root image" "$calls" \
 		"$(q '.processes[] | select(.origin == "root") | .events')"
 	check_eq "$name: fork images" "$forks" "$(q '[.processes[] | select(.origin == "fork")] | length')"

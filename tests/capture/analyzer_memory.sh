@@ -7,7 +7,7 @@
 # was about 200 KiB). Peak RSS is a count of pages, not a timing.
 #
 # usage: bash analyzer_memory.sh PRELOAD REPORT MANY_CHILDREN WORKDIR
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 [ $# -eq 4 ] || fail "usage: analyzer_memory.sh PRELOAD REPORT MANY_CHILDREN WORKDIR"
 preload=$1 report=$2 prog=$3 work=$4

@@ -3,7 +3,7 @@
 # must equal those of a run with stacks, and the counting run has no stacks.
 #
 # usage: bash counting_mode.sh PRELOAD REPORT KNOWN_CALLS WORKDIR
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 [ $# -eq 4 ] || fail "usage: counting_mode.sh PRELOAD REPORT KNOWN_CALLS WORKDIR"
 preload=$1 report=$2 prog=$3 work=$4

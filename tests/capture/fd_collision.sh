@@ -10,7 +10,7 @@
 #     out of 50.
 #
 # usage: bash fd_collision.sh PRELOAD FD_COLLISION WORKDIR
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 [ $# -eq 3 ] || fail "usage: fd_collision.sh PRELOAD FD_COLLISION WORKDIR"
 preload=$1 prog=$2 work=$3

@@ -9,7 +9,7 @@
 # so heap calls are compared per site, where they are exact; the mmap family
 # is compared per image too, because libc maps memory internally without
 # going through the interposable symbols, so every recorded map is ours.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 [ $# -eq 4 ] || fail "usage: known_calls.sh PRELOAD REPORT KNOWN_CALLS WORKDIR"
 preload=$1 report=$2 prog=$3 work=$4

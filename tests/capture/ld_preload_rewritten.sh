@@ -4,7 +4,7 @@
 # run's session puts libgittrace back, in front, at exec (exec_env.c).
 #
 # usage: bash ld_preload_rewritten.sh PRELOAD REPORT WORKDIR
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 [ $# -eq 3 ] || fail "usage: ld_preload_rewritten.sh PRELOAD REPORT WORKDIR"
 preload=$1 report=$2 work=$3

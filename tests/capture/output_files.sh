@@ -4,7 +4,7 @@
 # GITTRACE_OUTPUT naming a directory.
 #
 # usage: bash output_files.sh PRELOAD REPORT KNOWN_CALLS WORKDIR
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 [ $# -eq 4 ] || fail "usage: output_files.sh PRELOAD REPORT KNOWN_CALLS WORKDIR"
 preload=$1 report=$2 prog=$3 work=$4

@@ -5,50 +5,27 @@
 # root process of a run warns, not each of its descendants).
 #
 # usage: bash settings_faults.sh PRELOAD KNOWN_CALLS WORKDIR
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 [ $# -eq 3 ] || fail "usage: settings_faults.sh PRELOAD KNOWN_CALLS WORKDIR"
 preload=$1 prog=$2 work=$3
 fresh_dir "$work"
 
-
-# An output directory the traced program cannot write to. As root every
-# directory is writable, so root runs the traced program as nobody, in a
-# directory nobody can read and execute but not write.
+# An output directory the traced program cannot write to.
 unwritable=$work/readonly
-mkdir -p "$unwritable"
-chmod 0555 "$unwritable"
-as_user=()
-if [ "$(id -u)" -eq 0 ]; then
-	as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
-	chmod 0777 "$work" # nobody writes the program's own files here
-	chmod 0755 "$unwritable"
-fi
+unwritable_dir "$unwritable"
 
-set +e
-(cd "$work" && "${as_user[@]}" "$prog" "$work/plain" >"$work/plain.stdout" 2>"$work/plain.stderr")
-plain_status=$?
-set -e
+(cd "$work" && run_status "$work/plain" "${as_user[@]}" "$prog" "$work/plain")
 
 # one_fault NAME VAR=VALUE...: runs known_calls traced with those settings.
 one_fault() {
-	local name=$1 status
+	local name=$1
 	shift
 	local out=$work/$name
-	set +e
 	# LD_PRELOAD after setpriv: the traced run starts as the unprivileged user.
-	(cd "$work" && "${as_user[@]}" env "$@" LD_PRELOAD="$preload" "$prog" "$out.dir" \
-		>"$out.stdout" 2>"$out.stderr")
-	status=$?
-	set -e
-	check_eq "$name: exit status" "$plain_status" "$status"
-	cmp -s "$work/plain.stdout" "$out.stdout" || fail "$name: stdout differs from the untraced run"
-	echo "ok: $name: same stdout"
-	# The warning lines, and the rest of stderr, which must equal the untraced stderr.
-	check_eq "$name: warning lines" 1 "$(grep -c '^gittrace:' "$out.stderr" || true)"
-	grep -v '^gittrace:' "$out.stderr" >"$out.rest" || true
-	cmp -s "$work/plain.stderr" "$out.rest" || fail "$name: stderr differs beyond the warning"
-	echo "ok: $name: warning: $(grep '^gittrace:' "$out.stderr")"
+	(cd "$work" && run_status "$out" "${as_user[@]}" env "$@" LD_PRELOAD="$preload" "$prog" \
+		"$out.dir")
+	same_outcome "$name" "$work/plain" "$out" 1
 }
 
 one_fault missing-dir GITTRACE_OUTPUT="$work/no/such/dir/trace.zst"

@@ -5,7 +5,7 @@
 # it was written as a block of its own.
 #
 # usage: bash vfork.sh PRELOAD REPORT WORKDIR
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 [ $# -eq 3 ] || fail "usage: vfork.sh PRELOAD REPORT WORKDIR"
 preload=$1 report=$2 work=$3

@@ -11,7 +11,8 @@
 # tests/capture/settings_faults.sh), kill -9 mid-run (tests/capture/kill9.sh).
 #
 # usage: bash faults.sh PRELOAD REPORT MAKE_DEMO WORKDIR
-. "$(dirname "$0")/../git/lib.sh"
+. "$(dirname "$0")/../lib.sh"
+use_git
 
 [ $# -eq 4 ] || fail "usage: faults.sh PRELOAD REPORT MAKE_DEMO WORKDIR"
 preload=$1 report=$2 make_demo=$3 work=$4
@@ -19,8 +20,7 @@ fresh_dir "$work"
 demo_repo "$make_demo" "$work/demo" 2
 "$GIT" -C "$work/demo" config pack.threads 1
 export HOME=$work TZ=UTC GIT_CEILING_DIRECTORIES=$work
-unset GITTRACE_SESSION GITTRACE_OUTPUT GITTRACE_STACK_DEPTH GITTRACE_BUFFER_SIZE 2>/dev/null || true
-unset GITTRACE_FLUSH_INTERVAL_MS GITTRACE_FILE_MODE 2>/dev/null || true
+clean_gittrace_env
 
 # The workloads: a read that makes many calls (a trace of some 100 KB) and
 # a write with a child (repack runs pack-objects). Repack gets a fresh
@@ -28,19 +28,26 @@ unset GITTRACE_FLUSH_INTERVAL_MS GITTRACE_FILE_MODE 2>/dev/null || true
 log_cmd=("$GIT" -C "$work/demo" log --raw --all)
 repack_cmd=("$GIT" -C "$work/repack" repack -adfq)
 
+# dashes_at ARGS...: how many of ARGS come before the first "--".
+dashes_at() {
+	local n=0 a
+	for a; do
+		[ "$a" != -- ] || break
+		n=$((n + 1))
+	done
+	echo "$n"
+}
+
 # run_git OUT WRAP... -- CMD...: runs CMD (through WRAP, e.g. env settings
 # or a limit) with stdout and stderr in OUT.stdout, OUT.stderr and the exit
 # status in OUT.status. stdout goes through a pipe to a cat outside WRAP,
 # so that a file-size limit in WRAP binds the trace, not git's output file.
 run_git() {
-	local out=$1 status
+	local out=$1 n status
 	shift
-	local -a wrap=()
-	while [ "$1" != -- ]; do
-		wrap+=("$1")
-		shift
-	done
-	shift
+	n=$(dashes_at "$@")
+	local -a wrap=("${@:1:n}")
+	shift $((n + 1))
 	rm -rf "$work/repack"
 	cp -a "$work/demo" "$work/repack"
 	set +e
@@ -61,46 +68,26 @@ untraced() {
 # with the preload and the settings, and compares it with the untraced run
 # BASE.
 traced() {
-	local name=$1 plain=$work/$2.plain warnings=$3 out=$work/$1.traced
+	local name=$1 plain=$work/$2.plain warnings=$3 out=$work/$1.traced n
 	shift 3
-	local -a settings=()
-	while [ "$1" != -- ]; do
-		settings+=("$1")
-		shift
-	done
-	shift
-	local -a wrap=()
+	n=$(dashes_at "$@")
+	local -a settings=("${@:1:n}") wrap=()
+	shift $((n + 1))
 	if [ "${1:0:1}" != / ]; then # a wrapper before the command
-		while [ "$1" != -- ]; do
-			wrap+=("$1")
-			shift
-		done
-		shift
+		n=$(dashes_at "$@")
+		wrap=("${@:1:n}")
+		shift $((n + 1))
 	fi
 	run_git "$out" "${wrap[@]}" env "${settings[@]}" LD_PRELOAD="$preload" -- "$@"
-	check_eq "$name: exit status" "$(cat "$plain.status")" "$(cat "$out.status")"
-	same_files "$name: stdout" "$plain.stdout" "$out.stdout"
-	check_eq "$name: gittrace warnings" "$warnings" "$(grep -c '^gittrace:' "$out.stderr" || true)"
-	grep -v '^gittrace:' "$out.stderr" >"$out.rest" || true
-	same_files "$name: stderr besides warnings" "$plain.stderr" "$out.rest"
-	[ "$warnings" -eq 0 ] || echo "ok: $name: $(grep '^gittrace:' "$out.stderr")"
+	same_outcome "$name" "$plain" "$out" "$warnings"
 }
 
 # readable_incomplete NAME TRACE: the trace was cut by the fault: the
 # analyzer reads it (exit 0), says it is incomplete, and its whole blocks
 # are a valid zstd stream.
 readable_incomplete() {
-	local name=$1 trace=$2 prefix status
-	[ -s "$trace" ] || fail "$name: nothing written before the fault"
-	prefix=$(complete_prefix "$trace")
-	[ "$prefix" -gt 0 ] || fail "$name: no whole block before the fault"
-	head -c "$prefix" "$trace" | zstd -tq || fail "$name: zstd -t rejects the whole blocks"
-	set +e
-	"$report" --json --top 1 "$trace" >"$work/$name.json" 2>"$work/$name.report.stderr"
-	status=$?
-	set -e
-	check_eq "$name: report exit status" 0 "$status"
-	check_eq "$name: trace complete" false "$(jq .trace.complete "$work/$name.json")"
+	local name=$1 trace=$2
+	cut_trace_readable "$name" "$trace" "$work/$name" --top 1
 	[ "$(jq '.trace.events' "$work/$name.json")" -gt 0 ] ||
 		fail "$name: no call read before the fault"
 	echo "ok: $name: $(stat -c %s "$trace") bytes, $prefix in whole blocks," \
@@ -140,8 +127,10 @@ if [ "$kind" = file ]; then echo "an older trace" >"$name"; else ln -s ../target
 exec "$@"
 EOF
 for kind in file symlink; do
-	(cd "$work/taken" && traced "taken-$kind" log 0 -- sh "$work/plant.sh" "$kind" -- \
-		"${log_cmd[@]}")
+	# Not in a subshell: traced's counted checks must reach finish.
+	cd "$work/taken"
+	traced "taken-$kind" log 0 -- sh "$work/plant.sh" "$kind" -- "${log_cmd[@]}"
+	cd "$OLDPWD"
 done
 check_eq "taken: the planted file" "an older trace" \
 	"$(find "$work/taken" -type f -name 'gittrace.git.*.zst' ! -name '*.1.zst' -exec cat {} +)"

@@ -11,7 +11,8 @@
 # 77) when not root or when the file system ignores setuid bits.
 #
 # usage: bash setuid.sh PRELOAD REPORT WORKDIR
-. "$(dirname "$0")/../git/lib.sh"
+. "$(dirname "$0")/../lib.sh"
+use_git
 
 [ $# -eq 3 ] || fail "usage: setuid.sh PRELOAD REPORT WORKDIR"
 preload=$1 report=$2 work=$3
@@ -45,18 +46,11 @@ for kind in setuid setgid; do
 	chmod 0666 "$dir/session.zst"
 	cp "$dir/session.zst" "$dir/session.orig"
 
-	set +e
-	(cd "$dir/cwd" && "${user[@]}" "$dir/victim" version >"$dir/plain.stdout" \
-		2>"$dir/plain.stderr")
-	plain=$?
-	(cd "$dir/cwd" && "${user[@]}" env LD_PRELOAD="$lib" GITTRACE_OUTPUT="$dir/named.zst" \
-		GITTRACE_SESSION="$dir/session.zst" GITTRACE_STACK_DEPTH=0 GITTRACE_FILE_MODE=0666 \
-		"$dir/victim" version >"$dir/traced.stdout" 2>"$dir/traced.stderr")
-	traced=$?
-	set -e
-	check_eq "$kind: exit status" "$plain" "$traced"
-	same_files "$kind: stdout" "$dir/plain.stdout" "$dir/traced.stdout"
-	same_files "$kind: stderr" "$dir/plain.stderr" "$dir/traced.stderr"
+	(cd "$dir/cwd" && run_status "$dir/plain" "${user[@]}" "$dir/victim" version)
+	(cd "$dir/cwd" && run_status "$dir/traced" "${user[@]}" env LD_PRELOAD="$lib" \
+		GITTRACE_OUTPUT="$dir/named.zst" GITTRACE_SESSION="$dir/session.zst" \
+		GITTRACE_STACK_DEPTH=0 GITTRACE_FILE_MODE=0666 "$dir/victim" version)
+	same_outcome "$kind" "$dir/plain" "$dir/traced" 0
 
 	[ ! -e "$dir/named.zst" ] || fail "$kind: GITTRACE_OUTPUT was obeyed"
 	same_files "$kind: the file GITTRACE_SESSION names" "$dir/session.orig" "$dir/session.zst"

@@ -17,7 +17,8 @@
 # (`ltrace -e malloc+free`) is NOT usable for git: Debian's git takes free's
 # address (a GLOB_DAT relocation), and calls through that pointer bypass the
 # PLT, so ltrace -e misses thousands of frees that do reach the interposer.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
+use_git
 
 [ $# -eq 4 ] || fail "usage: log_counts.sh PRELOAD REPORT MAKE_DEMO WORKDIR"
 preload=$1 report=$2 make_demo=$3 work=$4

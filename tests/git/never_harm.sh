@@ -4,7 +4,8 @@
 # quiet). Also for a failing git command, whose status must pass through.
 #
 # usage: bash never_harm.sh PRELOAD MAKE_DEMO WORKDIR
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
+use_git
 
 [ $# -eq 3 ] || fail "usage: never_harm.sh PRELOAD MAKE_DEMO WORKDIR"
 preload=$1 make_demo=$2 work=$3
@@ -13,37 +14,21 @@ demo_repo "$make_demo" "$work/demo" 3
 
 # An unwritable output directory. Root may write anywhere, so as root the
 # traced git runs as nobody (on copies nobody owns).
-mkdir "$work/readonly"
-chmod 0555 "$work/readonly"
-as_user=()
-if [ "$(id -u)" -eq 0 ]; then
-	as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
-	chmod 0755 "$work/readonly"
-	chmod 0777 "$work"
-fi
+unwritable_dir "$work/readonly"
 
 # both NAME GIT-ARGS...: runs git untraced on copy a and traced on copy b,
 # both as the same user.
 both() {
-	local name=$1 sa sb
+	local name=$1
 	shift
 	cp -a "$work/demo" "$work/$name.a"
 	cp -a "$work/demo" "$work/$name.b"
 	[ ${#as_user[@]} -eq 0 ] || chown -R 65534:65534 "$work/$name.a" "$work/$name.b"
-	set +e
-	(cd "$work/$name.a" && "${as_user[@]}" "$GIT" "$@" >"$work/$name.a.stdout" \
-		2>"$work/$name.a.stderr")
-	sa=$?
+	(cd "$work/$name.a" && run_status "$work/$name.a" "${as_user[@]}" "$GIT" "$@")
 	# LD_PRELOAD after setpriv: the traced run starts as the unprivileged user.
-	(cd "$work/$name.b" && "${as_user[@]}" env GITTRACE_OUTPUT="$work/readonly/trace.zst" \
-		LD_PRELOAD="$preload" "$GIT" "$@" >"$work/$name.b.stdout" 2>"$work/$name.b.stderr")
-	sb=$?
-	set -e
-	check_eq "$name: exit status" "$sa" "$sb"
-	same_files "$name: stdout" "$work/$name.a.stdout" "$work/$name.b.stdout"
-	check_eq "$name: warning lines" 1 "$(grep -c '^gittrace:' "$work/$name.b.stderr" || true)"
-	grep -v '^gittrace:' "$work/$name.b.stderr" >"$work/$name.b.rest" || true
-	same_files "$name: stderr besides the warning" "$work/$name.a.stderr" "$work/$name.b.rest"
+	(cd "$work/$name.b" && run_status "$work/$name.b" "${as_user[@]}" \
+		env GITTRACE_OUTPUT="$work/readonly/trace.zst" LD_PRELOAD="$preload" "$GIT" "$@")
+	same_outcome "$name" "$work/$name.a" "$work/$name.b" 1
 }
 
 both log log --raw

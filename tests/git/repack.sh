@@ -6,7 +6,8 @@
 # argv, records and the child's pack maps.
 #
 # usage: bash repack.sh PRELOAD REPORT MAKE_DEMO WORKDIR
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
+use_git
 
 [ $# -eq 4 ] || fail "usage: repack.sh PRELOAD REPORT MAKE_DEMO WORKDIR"
 preload=$1 report=$2 make_demo=$3 work=$4
@@ -22,21 +23,15 @@ objects_of() {
 
 # repack_both NAME GIT-ARGS...: repacks copy a untraced and copy b traced.
 repack_both() {
-	local name=$1 sa sb
+	local name=$1
 	shift
 	rm -rf "$work/$name.a" "$work/$name.b"
 	cp -a "$work/demo" "$work/$name.a"
 	cp -a "$work/demo" "$work/$name.b"
-	set +e
-	"$GIT" -C "$work/$name.a" "$@" >"$work/$name.a.stdout" 2>"$work/$name.a.stderr"
-	sa=$?
-	GITTRACE_OUTPUT=$work/$name.zst run_traced "$preload" \
-		"$GIT" -C "$work/$name.b" "$@" >"$work/$name.b.stdout" 2>"$work/$name.b.stderr"
-	sb=$?
-	set -e
-	check_eq "$name: exit status" "$sa" "$sb"
-	same_files "$name: stdout" "$work/$name.a.stdout" "$work/$name.b.stdout"
-	same_files "$name: stderr" "$work/$name.a.stderr" "$work/$name.b.stderr"
+	run_status "$work/$name.a" "$GIT" -C "$work/$name.a" "$@"
+	GITTRACE_OUTPUT=$work/$name.zst run_status "$work/$name.b" run_traced "$preload" \
+		"$GIT" -C "$work/$name.b" "$@"
+	same_outcome "$name" "$work/$name.a" "$work/$name.b" 0
 	check_eq "$name: pack files" "$(cd "$work/$name.a/objects/pack" && ls | grep -c .)" \
 		"$(cd "$work/$name.b/objects/pack" && ls | grep -c .)"
 	objects_of "$work/$name.a" >"$work/$name.a.objects"

@@ -9,7 +9,8 @@
 # predicted savings make, and how large they are, is timing: bench/verdict.sh.
 #
 # usage: bash workloads.sh PRELOAD REPORT MAKE_DEMO WORKLOADS_DIR ALLOC_CHURN WORKDIR
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
+use_git
 
 [ $# -eq 6 ] || fail "usage: workloads.sh PRELOAD REPORT MAKE_DEMO WORKLOADS_DIR ALLOC_CHURN WORKDIR"
 preload=$1 report=$2 make_demo=$3 workloads=$4 alloc_churn=$5 work=$6

@@ -14,12 +14,7 @@ preload=$1 report=$2 churn=$3 work=$4
 fresh_dir "$work"
 GITTRACE_OUTPUT=$work/churn.zst run_traced "$preload" "$churn" 200000 >/dev/null ||
 	fail "alloc-churn failed"
-"$report" --json "$work/churn.zst" >"$work/churn.json" || fail "gittrace-report --json failed"
-"$report" --html "$work/churn.html" "$work/churn.zst" || fail "gittrace-report --html failed"
-
-render "$work/churn.html" "$work/churn"
-screenshot "$work/churn.html" "$work/churn.png"
-check_common "$work/churn.json" "$work/churn.dom"
+report_page churn
 
 # widest_under DOM NAME: the widest frame one level below the first NAME.
 widest_under() {

@@ -1,8 +1,10 @@
 # lib.sh: helpers for the HTML report tests (sourced, not run): headless
-# Chromium to render a page, and checks on the DOM it leaves. Builds on the
-# git tests' helpers (fail, check_eq, finish, demo_repo, git's pinned
-# environment).
-. "$(dirname "${BASH_SOURCE[0]}")/../git/lib.sh"
+# Chromium to render a page, and checks on the DOM it leaves. Builds on
+# tests/lib.sh (fail, check_eq, finish, demo_repo, git's pinned environment).
+# The calling script sets preload, report, make_demo, workloads and work.
+# shellcheck shell=bash disable=SC2154
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+use_git
 
 # The browser, or exit 77 (CTest's skip) when none is installed. Debian
 # names it chromium; scripts/install-deps.sh should install it.
@@ -65,6 +67,30 @@ screenshot() {
 	echo "ok: screenshot $2"
 }
 
+# report_page NAME: the JSON report and the HTML page of $work/NAME.zst
+# ($work/NAME.json, NAME.html), the page rendered (NAME.dom, render) and
+# its screenshot (NAME.png), with the common checks.
+report_page() {
+	local w=$work/$1
+	"$report" --json "$w.zst" >"$w.json" || fail "gittrace-report --json failed"
+	"$report" --html "$w.html" "$w.zst" || fail "gittrace-report --html failed"
+	render "$w.html" "$w"
+	screenshot "$w.html" "$w.png"
+	check_common "$w.json" "$w.dom"
+}
+
+# workload_page NAME SCALE WORKLOAD: examples/workloads/WORKLOAD.sh traced
+# on a demo repository of SCALE ($work/NAME.zst; the workload's output in
+# NAME.out), and its page (report_page).
+workload_page() {
+	local name=$1 scale=$2 workload=$3
+	demo_repo "$make_demo" "$work/demo" "$scale"
+	GITTRACE_OUTPUT=$work/$name.zst run_traced "$preload" sh "$workloads/$workload.sh" \
+		"$work/demo" >"$work/$name.out" 2>&1 ||
+		fail "the workload failed: $(tail -5 "$work/$name.out")"
+	report_page "$name"
+}
+
 # html_text STRING: STRING as the DOM serializer writes text.
 html_text() {
 	printf '%s' "$1" | sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g'
@@ -75,8 +101,7 @@ check_has() {
 	if grep -qF -- "$3" "$2"; then
 		echo "ok: $1"
 	else
-		echo "FAIL: $1: '$3' not in $2" >&2
-		failures=$((failures + 1))
+		check_failed "$1: '$3' not in $2"
 	fi
 }
 
@@ -87,8 +112,7 @@ check_has() {
 check_common() {
 	local json=$1 dom=$2 n
 	if grep -Eo '(src|href)="[^"#]|@import|url\(' "$dom" >"$dom.external"; then
-		echo "FAIL: the page refers to other files: $(head -3 "$dom.external")" >&2
-		failures=$((failures + 1))
+		check_failed "the page refers to other files: $(head -3 "$dom.external")"
 	else
 		echo "ok: self-contained"
 	fi

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "../unit/check.h"
+#include "../check.h"
 #include "timeline.h"
 
 static struct gt_heap h;
@@ -123,5 +123,5 @@ int main(void)
 	quiet_buckets_hold_levels();
 	map_events_by_kind();
 	long_run_merges();
-	return check_failures != 0;
+	return check_result("test_timeline");
 }

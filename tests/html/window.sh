@@ -12,15 +12,7 @@
 preload=$1 report=$2 make_demo=$3 workloads=$4 work=$5
 fresh_dir "$work"
 # SCALE 40: a pack of ~2 MB, over a thousand pack maps with 64 KiB windows.
-demo_repo "$make_demo" "$work/demo" 40
-GITTRACE_OUTPUT=$work/log.zst run_traced "$preload" sh "$workloads/log-tiny-windows.sh" \
-	"$work/demo" >/dev/null || fail "the workload failed"
-"$report" --json "$work/log.zst" >"$work/log.json" || fail "gittrace-report --json failed"
-"$report" --html "$work/log.html" "$work/log.zst" || fail "gittrace-report --html failed"
-
-render "$work/log.html" "$work/log"
-screenshot "$work/log.html" "$work/log.png"
-check_common "$work/log.json" "$work/log.dom"
+workload_page log 40 log-tiny-windows
 
 mmaps=$(jq .totals.maps.by_kind.pack.mmaps "$work/log.json")
 munmaps=$(jq .totals.maps.by_kind.pack.munmaps "$work/log.json")
@@ -33,8 +25,7 @@ for s in mmap-pack munmap-pack; do
 	if [ "$steps" -ge 100 ]; then
 		echo "ok: $s drawn with $steps steps"
 	else
-		echo "FAIL: $s drawn with only $steps steps" >&2
-		failures=$((failures + 1))
+		check_failed "$s drawn with only $steps steps"
 	fi
 done
 finish

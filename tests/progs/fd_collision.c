@@ -29,17 +29,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../check.h"
 #include "no_unwind_info.h"
 
 #define NOINLINE __attribute__((noinline))
-
-static int failures;
-
-static void check(int ok, const char *what)
-{
-	printf("%s: %s\n", ok ? "ok" : "FAIL", what);
-	failures += !ok;
-}
 
 /* Prints the open descriptors from 3 to 699, and what they are. */
 static void print_low_fds(void)
@@ -138,14 +131,14 @@ int main(int argc, char **argv)
 	for (int i = 0; i < 100; i++)
 		gt_test_alloc_without_unwind_info(100 + i);
 	const char *msg3 = "fd 3 is still ours\n", *msg4 = "fd 4 is still ours\n";
-	check(write(3, msg3, strlen(msg3)) == (ssize_t)strlen(msg3), "write to fd 3");
-	check(write(4, msg4, strlen(msg4)) == (ssize_t)strlen(msg4), "write to fd 4");
-	check(same_file(3, ino3), "fd 3 is the program's file");
-	check(same_file(4, ino4), "fd 4 is the program's file");
+	CHECK_SAY(write(3, msg3, strlen(msg3)) == (ssize_t)strlen(msg3), "write to fd 3");
+	CHECK_SAY(write(4, msg4, strlen(msg4)) == (ssize_t)strlen(msg4), "write to fd 4");
+	CHECK_SAY(same_file(3, ino3), "fd 3 is the program's file");
+	CHECK_SAY(same_file(4, ino4), "fd 4 is the program's file");
 	close(3);
 	close(4);
-	check(file_holds(argv[1], "fd3", msg3), "fd3's file holds exactly what was written");
-	check(file_holds(argv[1], "fd4", msg4), "fd4's file holds exactly what was written");
+	CHECK_SAY(file_holds(argv[1], "fd3", msg3), "fd3's file holds exactly what was written");
+	CHECK_SAY(file_holds(argv[1], "fd4", msg4), "fd4's file holds exactly what was written");
 
 	/* A file of the program's, readable and writable, on the high pipes. */
 	char path[4096];
@@ -161,10 +154,10 @@ int main(int argc, char **argv)
 	int n_taken = take_high_pipes(f, taken, 16);
 	for (int i = 0; i < 10; i++)
 		gt_test_alloc_deep_without_unwind_info(40);
-	check(lseek(f, 0, SEEK_CUR) == 0, "nobody read from or wrote to the program's file");
+	CHECK_SAY(lseek(f, 0, SEEK_CUR) == 0, "nobody read from or wrote to the program's file");
 	for (int i = 0; i < n_taken; i++)
 		close(taken[i]);
 	close(f);
-	check(file_holds(argv[1], "high", data), "the program's file holds its data only");
-	return failures ? 1 : 0;
+	CHECK_SAY(file_holds(argv[1], "high", data), "the program's file holds its data only");
+	return check_failures != 0;
 }

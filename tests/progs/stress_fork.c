@@ -19,6 +19,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "child_ok.h"
+
 #define N_WORKERS 4
 
 static atomic_int stop;
@@ -46,15 +48,6 @@ static void *worker(void *arg)
 	for (int i = 0; i < 64; i++)
 		free(keep[i]);
 	return NULL;
-}
-
-static int child_ok(pid_t pid)
-{
-	int status;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return 0;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
 int main(int argc, char **argv)

@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include "../../analyzer/symbols/symbols.h"
+#include "../check.h"
 #include "module_of.h"
 #include "subject.h"
 
@@ -18,16 +19,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static int failures;
-
-#define CHECK(cond)                                                                                \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);   \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
 
 static int streq(const char *a, const char *b)
 {
@@ -55,7 +46,7 @@ static int lookup_ra(struct gt_symbols *syms, const void *ra, struct gt_frame_in
 	struct gt_module_of m;
 	if (gt_module_of(ra, &m) != 0) {
 		fprintf(stderr, "%s: no module holds %p\n", what, ra);
-		failures++;
+		check_failures++;
 		return 0;
 	}
 	int n = gt_symbols_lookup(syms, m.path, m.build_id, m.build_id_len, (uintptr_t)ra - m.bias,
@@ -210,7 +201,7 @@ static int lookup_function(struct gt_symbols *syms, void *fn, struct gt_frame_in
 	struct gt_module_of m;
 	if (!fn || gt_module_of(fn, &m) != 0) {
 		fprintf(stderr, "%s: not found\n", what);
-		failures++;
+		check_failures++;
 		return 0;
 	}
 	*status = gt_symbols_module_status(syms, m.path, m.build_id, m.build_id_len);
@@ -283,7 +274,7 @@ int main(int argc, char **argv)
 		CHECK(self.bias == 0); /* ET_EXEC: addresses are vaddrs already */
 	if (argc == 3 && !strcmp(argv[2], "pie"))
 		CHECK(self.bias != 0);
-	if (failures)
+	if (check_failures)
 		return 1;
 
 	/* Warm up what dlopen and stdio open for good before counting fds. */
@@ -313,10 +304,5 @@ int main(int argc, char **argv)
 	CHECK(count_fds() == fds);
 	if (zstd)
 		dlclose(zstd);
-	if (failures) {
-		fprintf(stderr, "symbols test: %d checks failed\n", failures);
-		return 1;
-	}
-	printf("symbols test: all checks passed\n");
-	return 0;
+	return check_result("symbols test");
 }

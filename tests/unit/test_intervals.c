@@ -2,7 +2,7 @@
  * Unit test: the interval map behind munmap/mremap accounting — partial
  * unmaps, splits, unmaps spanning several mappings, lookups.
  */
-#include "check.h"
+#include "../check.h"
 #include "intervals.h"
 
 static uint64_t removed_bytes;
@@ -44,5 +44,5 @@ int main(void)
 	CHECK(removed_bytes == 0x1000 + 0x2000 + 0x1800 && pieces == 3);
 	CHECK(m.n == 0);
 	gt_intervals_release(&m);
-	return check_failures != 0;
+	return check_result("test_intervals");
 }

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "../check.h"
 #include "json.h"
 
 static char *escaped(const char *s, size_t n)
@@ -62,5 +62,5 @@ int main(void)
 	fclose(f);
 	CHECK(!strcmp(buf, "{\"a\":1,\"b\":[\"x\",null,0.5],\"c\":false}"));
 	free(buf);
-	return check_failures != 0;
+	return check_result("test_json");
 }

@@ -3,7 +3,7 @@
  */
 #include <string.h>
 
-#include "check.h"
+#include "../check.h"
 #include "mapkind.h"
 
 static enum gt_map_kind k(const char *path)
@@ -39,5 +39,5 @@ int main(void)
 	CHECK(k("/r/.git/packed-refs") == GT_MAP_OTHER);
 	CHECK(k("/r/notobjects/pack/x.pack") == GT_MAP_OTHER);
 	CHECK(!strcmp(gt_map_kind_names[GT_MAP_PACK_METADATA], "pack-metadata"));
-	return check_failures != 0;
+	return check_result("test_mapkind");
 }

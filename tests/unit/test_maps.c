@@ -4,7 +4,7 @@
  * core.packedGitLimit bounds from LRU evictions; what windows cost while
  * mapped (readings shared among the live windows).
  */
-#include "check.h"
+#include "../check.h"
 #include "maps.h"
 
 #define PAGE 4096
@@ -77,5 +77,5 @@ int main(void)
 	CHECK(c.again_calls_ns == 50 + 100);
 	CHECK(c.live_first == 1 && c.live_again == 0);
 	gt_maps_release(&c);
-	return check_failures != 0;
+	return check_result("test_maps");
 }

@@ -5,7 +5,7 @@
  */
 #include <stdlib.h>
 
-#include "check.h"
+#include "../check.h"
 #include "ptrmap.h"
 
 #define N 5000
@@ -44,5 +44,5 @@ int main(void)
 		seen += m.slots[s].ptr != 0;
 	CHECK(seen == count);
 	gt_ptrmap_release(&m);
-	return check_failures != 0;
+	return check_result("test_ptrmap");
 }

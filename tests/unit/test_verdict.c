@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "check.h"
+#include "../check.h"
 #include "verdict.h"
 
 static int any(char **v, size_t n, const char *needle)
@@ -140,5 +140,5 @@ int main(void)
 	CHECK(any(v.suggestions, v.nsuggestions, "starting with create_delta"));
 	CHECK(any(v.suggestions, v.nsuggestions, "git gc"));
 	gt_verdict_release(&v);
-	return check_failures != 0;
+	return check_result("test_verdict");
 }

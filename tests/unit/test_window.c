@@ -1,7 +1,7 @@
 /*
  * Unit test: inferring git's pack window size from mapped pack regions.
  */
-#include "check.h"
+#include "../check.h"
 #include "window.h"
 
 #define MIB (1ull << 20)
@@ -25,5 +25,5 @@ int main(void)
 	/* Ties go to the longer length. */
 	struct gt_window_region tie[] = {{0, 64 * MIB, 1}, {32 * MIB, 40 * MIB, 1}};
 	CHECK(gt_window_infer(tie, 2) == 64 * MIB);
-	return check_failures != 0;
+	return check_result("test_window");
 }
