@@ -4,7 +4,7 @@
 # errors with status 2.
 #
 # usage: bash test_launcher.sh GITTRACE PRELOAD WORKDIR
-. "$(dirname "$0")/../tests/capture/lib.sh"
+. "$(dirname "$0")/../tests/lib.sh"
 
 [ $# -eq 3 ] || fail "usage: test_launcher.sh GITTRACE PRELOAD WORKDIR"
 gittrace=$1 preload=$2 work=$3
