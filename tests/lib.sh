@@ -84,20 +84,60 @@ run_traced() {
 	LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$preload" "$@"
 }
 
-# unwritable_dir DIR: makes DIR, an output directory the traced program
-# cannot write to, and sets as_user, the prefix that runs the program as
-# that program's user. As root every directory is writable, so as root
-# as_user runs it as nobody, DIR is one nobody can read and list but not
-# write, and $work is writable by all (for the program's own files).
+# as_nobody VAR...: sets as_user, the prefix that runs a program as the
+# user the test runs it as: itself, but nobody as root (to whom every
+# directory is writable). As root it also makes $work and the files that
+# the variables VAR... name reachable by nobody (reachable_by).
+as_nobody() {
+	as_user=()
+	[ "$(id -u)" -eq 0 ] || return 0
+	as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	reachable_by "${as_user[@]}" -- "$@"
+}
+
+# unwritable_dir DIR: makes DIR, an output directory that a program run
+# with $as_user (as_nobody) cannot write to: as nobody, one nobody can read
+# and list but not write, with $work writable by all (for the program's own
+# files).
 unwritable_dir() {
 	mkdir -p "$1"
 	chmod 0555 "$1"
-	as_user=()
-	if [ "$(id -u)" -eq 0 ]; then
-		as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	if [ ${#as_user[@]} -gt 0 ]; then
 		chmod 0777 "$work"
 		chmod 0755 "$1"
 	fi
+}
+
+# reachable_by USER... -- VAR...: makes $work, and the files the variables
+# VAR... name, reachable by the user that the prefix USER... (setpriv)
+# runs a program as. A checkout under a private directory (root's home is
+# 0700) is out of that user's reach: then $work becomes a fresh directory
+# under /tmp (one per build directory and test, reused by the next run, so
+# nothing piles up)
+# and each file is copied there, its variable set to the copy.
+reachable_by() {
+	local user=() var ok=1
+	while [ "$1" != -- ]; do
+		user+=("$1")
+		shift
+	done
+	shift
+	"${user[@]}" test -x "$work" || ok=0
+	for var; do
+		"${user[@]}" test -r "${!var}" || ok=0
+	done
+	[ $ok -eq 0 ] || return 0
+	local shared
+	shared=/tmp/gittrace-tests/$(printf '%s' "$work" | cksum | cut -d' ' -f1)-$(basename "$work")
+	fresh_dir "$shared"
+	chmod 0755 /tmp/gittrace-tests "$shared"
+	for var; do
+		cp "${!var}" "$shared/"
+		printf -v "$var" '%s' "$shared/$(basename "${!var}")"
+	done
+	work=$shared/work
+	mkdir "$work"
+	echo "note: $(dirname "$shared") holds this test's files: the build directory is out of reach of the user it runs programs as"
 }
 
 # same_outcome NAME PLAIN TRACED WARNINGS: the traced run of NAME did what

@@ -10,6 +10,7 @@
 [ $# -eq 3 ] || fail "usage: settings_faults.sh PRELOAD KNOWN_CALLS WORKDIR"
 preload=$1 prog=$2 work=$3
 fresh_dir "$work"
+as_nobody preload prog
 
 # An output directory the traced program cannot write to.
 unwritable=$work/readonly

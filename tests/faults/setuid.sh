@@ -21,6 +21,8 @@ if [ "$(id -u)" -ne 0 ]; then
 	echo "skip: needs root to make setuid programs and install into a system directory"
 	exit 77
 fi
+user=(setpriv --reuid=12345 --regid=12345 --clear-groups)
+reachable_by "${user[@]}" --
 if findmnt -n -o OPTIONS -T "$work" | tr , '\n' | grep -qx nosuid; then
 	echo "skip: $work is on a nosuid file system"
 	exit 77
@@ -31,7 +33,6 @@ lib=libgittrace-setuid-test-$$.so
 install -m 4755 "$preload" "$libdir/$lib"
 trap 'rm -f "$libdir/$lib"' EXIT
 chmod 0755 "$work"
-user=(setpriv --reuid=12345 --regid=12345 --clear-groups)
 
 for kind in setuid setgid; do
 	dir=$work/$kind

@@ -10,6 +10,7 @@ use_git
 [ $# -eq 3 ] || fail "usage: never_harm.sh PRELOAD MAKE_DEMO WORKDIR"
 preload=$1 make_demo=$2 work=$3
 fresh_dir "$work"
+as_nobody preload
 demo_repo "$make_demo" "$work/demo" 3
 
 # An unwritable output directory. Root may write anywhere, so as root the
