@@ -93,13 +93,18 @@ struct gt_block_header {
  * Record kinds, described once: GT_RECORDS lists them (enum gt_record_tag's
  * name, its value in the file, a lower-case name). For each of
  * GT_FIELD_RECORDS (all but CALL), GT_FIELDS_<NAME>(F) calls F(field,
- * encoding, label) for each field of its body, in file order. The writer's encoders
- * (gt_encode_<name>_body below), the reader's decoder and --dump are generated from them. CALL,
- * whose body depends on its function, is described at GT_FNS instead. Encodings, beyond those of
- * CALL arguments (see GT_FNS): ID     uv, an image id (shown as 16 hex digits) BYTES  str of raw
- * bytes (shown in hex, "-" if empty) COUNT  uv, how many items the list field after it holds STRS
- * COUNT × str (the encoder takes them NUL-terminated, one after another) IPS    COUNT × uv,
- * addresses (shown in hex) LATER  uv, appended by a later MINOR: a reader takes 0 when the body
+ * encoding, label) for each field of its body, in file order. The writer's
+ * encoders (gt_encode_<name>_body below), the reader's decoder and --dump
+ * are generated from them. CALL, whose body depends on its function, is
+ * described at GT_FNS instead. Encodings, besides those of CALL arguments
+ * (see GT_FNS):
+ *   ID     uv, an image id (shown as 16 hex digits)
+ *   BYTES  str of raw bytes (shown in hex, "-" if empty)
+ *   COUNT  uv, how many items the list field after it holds
+ *   STRS   COUNT × str (the encoder takes them NUL-terminated, one after
+ *          another)
+ *   IPS    COUNT × uv, addresses (shown in hex)
+ *   LATER  uv, appended by a later MINOR: a reader takes 0 when the body
  *          ends before it
  *   ORIGIN, END_REASON, DROP_REASON
  *          uv, a value of enum gt_origin, gt_end_reason, gt_drop_reason
@@ -305,8 +310,8 @@ static const char *const gt_drop_reason_names[] = {"no-memory", "lock-timeout"};
 	A(addr, P, "addr")                                                                         \
 	A(len, U, "len")                                                                           \
 	A(prot, X, "prot")                                                                         \
-	A(flags, X, "flags") A(fd, S, "fd") A(offset, U, "offset") A(result, P, "result")          \
-		A(path, T, "path")
+	A(flags, X, "flags")                                                                       \
+	A(fd, S, "fd") A(offset, U, "offset") A(result, P, "result") A(path, T, "path")
 #define GT_ARGS_MMAP64(A) GT_ARGS_MMAP(A)
 /* sret: munmap's return value. */
 #define GT_ARGS_MUNMAP(A) A(addr, P, "addr") A(len, U, "len") A(sret, S, "ret")
