@@ -43,7 +43,7 @@ static uint64_t realtime_ns(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return gt_timespec_ns(ts);
 }
 
 /* Reads argv from /proc/self/cmdline (works before main, in any thread). */
@@ -195,11 +195,6 @@ void gt_image_begin(int origin, uint64_t parent_image_id)
 	gt_stream_flush();
 }
 
-static uint64_t tv_ns(struct timeval tv)
-{
-	return (uint64_t)tv.tv_sec * 1000000000u + (uint64_t)tv.tv_usec * 1000u;
-}
-
 static uint64_t since_start(uint64_t now, uint64_t then)
 {
 	return now > then ? now - then : 0;
@@ -213,8 +208,8 @@ void gt_image_end(enum gt_end_reason reason, int status)
 	getrusage(RUSAGE_SELF, &ru);
 	uint8_t *end = gt_encode_end_body(
 		body, (uint64_t)reason, status, realtime_ns(), gt_now_ns(),
-		since_start(tv_ns(ru.ru_utime), tv_ns(start_usage.ru_utime)),
-		since_start(tv_ns(ru.ru_stime), tv_ns(start_usage.ru_stime)),
+		since_start(gt_timeval_ns(ru.ru_utime), gt_timeval_ns(start_usage.ru_utime)),
+		since_start(gt_timeval_ns(ru.ru_stime), gt_timeval_ns(start_usage.ru_stime)),
 		(uint64_t)ru.ru_maxrss,
 		since_start((uint64_t)ru.ru_minflt, (uint64_t)start_usage.ru_minflt),
 		since_start((uint64_t)ru.ru_majflt, (uint64_t)start_usage.ru_majflt),

@@ -197,11 +197,6 @@ void gt_stream_record(enum gt_record_tag tag, const uint8_t *body, size_t len)
 	pthread_mutex_unlock(&st.lock);
 }
 
-static uint64_t timeval_ns(struct timeval tv)
-{
-	return (uint64_t)tv.tv_sec * 1000000000u + (uint64_t)tv.tv_usec * 1000u;
-}
-
 void gt_stream_call(enum gt_fn fn, uint64_t start_ns, uint64_t duration_ns, const uint8_t *args,
 		    size_t args_len, const struct rusage *usage)
 {
@@ -242,7 +237,7 @@ void gt_stream_call(enum gt_fn fn, uint64_t start_ns, uint64_t duration_ns, cons
 	if (usage) { /* right behind its CALL, in the same block */
 		uint8_t *end = gt_encode_usage_body(
 			body, (uint64_t)usage->ru_minflt, (uint64_t)usage->ru_majflt,
-			timeval_ns(usage->ru_utime), timeval_ns(usage->ru_stime));
+			gt_timeval_ns(usage->ru_utime), gt_timeval_ns(usage->ru_stime));
 		put_record(GT_REC_USAGE, body, (size_t)(end - body));
 	}
 	st.prev_ns = start_ns;

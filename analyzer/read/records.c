@@ -164,24 +164,11 @@ void gt_record_release(struct gt_record *r)
 const char *gt_rec_tag_name(uint8_t tag)
 {
 	switch (tag) {
-	case GT_REC_IMAGE:
-		return "IMAGE";
-	case GT_REC_MODULE:
-		return "MODULE";
-	case GT_REC_THREAD:
-		return "THREAD";
-	case GT_REC_STACK:
-		return "STACK";
-	case GT_REC_CALL:
-		return "CALL";
-	case GT_REC_END:
-		return "END";
-	case GT_REC_EXEC_FAILED:
-		return "EXEC_FAILED";
-	case GT_REC_DROPPED:
-		return "DROPPED";
-	case GT_REC_USAGE:
-		return "USAGE";
+#define GT_TAG_NAME(NAME, value, name)                                                             \
+	case GT_REC_##NAME:                                                                        \
+		return #NAME;
+		GT_RECORDS(GT_TAG_NAME)
+#undef GT_TAG_NAME
 	}
 	return NULL;
 }
