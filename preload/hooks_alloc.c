@@ -60,9 +60,10 @@ GT_EXPORT void *GT_HOOK_NAME(malloc)(size_t size)
 {
 	if (!gt_enter())
 		return untraced_malloc(size);
-	uint64_t t0 = gt_now_ns();
+	int timed = gt_stream_time_next();
+	uint64_t t0 = GT_TIMED_BEGIN(timed);
 	void *r = gt_real_malloc(size);
-	GT_RECORD(malloc, t0, gt_now_ns(), size, GT_U(r));
+	GT_RECORD(malloc, timed, t0, gt_now_ns(), size, GT_U(r));
 	gt_leave();
 	return r;
 }
@@ -71,9 +72,10 @@ GT_EXPORT void *GT_HOOK_NAME(calloc)(size_t nmemb, size_t size)
 {
 	if (!gt_enter())
 		return untraced_calloc(nmemb, size);
-	uint64_t t0 = gt_now_ns();
+	int timed = gt_stream_time_next();
+	uint64_t t0 = GT_TIMED_BEGIN(timed);
 	void *r = gt_real_calloc(nmemb, size);
-	GT_RECORD(calloc, t0, gt_now_ns(), nmemb, size, GT_U(r));
+	GT_RECORD(calloc, timed, t0, gt_now_ns(), nmemb, size, GT_U(r));
 	gt_leave();
 	return r;
 }
@@ -86,7 +88,7 @@ GT_EXPORT void *GT_HOOK_NAME(realloc)(void *ptr, size_t size)
 		return untraced_realloc(ptr, size);
 	uint64_t t0 = gt_now_ns();
 	void *r = gt_real_realloc(ptr, size);
-	GT_RECORD(realloc, t0, gt_now_ns(), GT_U(ptr), size, GT_U(r));
+	GT_RECORD(realloc, 1, t0, gt_now_ns(), GT_U(ptr), size, GT_U(r));
 	gt_leave();
 	return r;
 }
@@ -107,7 +109,7 @@ GT_EXPORT void *GT_HOOK_NAME(reallocarray)(void *ptr, size_t nmemb, size_t size)
 	}
 	uint64_t t0 = gt_now_ns();
 	void *r = gt_real_reallocarray(ptr, nmemb, size);
-	GT_RECORD(reallocarray, t0, gt_now_ns(), GT_U(ptr), nmemb, size, GT_U(r));
+	GT_RECORD(reallocarray, 1, t0, gt_now_ns(), GT_U(ptr), nmemb, size, GT_U(r));
 	gt_leave();
 	return r;
 }
@@ -123,9 +125,10 @@ GT_EXPORT void GT_HOOK_NAME(free)(void *ptr)
 			gt_real_free(ptr);
 		return;
 	}
+	int timed = gt_stream_time_next();
 	uint64_t t0 = gt_now_ns();
 	gt_real_free(ptr);
-	GT_RECORD(free, t0, gt_now_ns(), GT_U(ptr));
+	GT_RECORD(free, timed, t0, timed ? gt_now_ns() : t0, GT_U(ptr));
 	gt_leave();
 }
 
@@ -136,9 +139,10 @@ GT_EXPORT int GT_HOOK_NAME(posix_memalign)(void **memptr, size_t alignment, size
 			gt_resolve_real();
 		return gt_real_posix_memalign(memptr, alignment, size);
 	}
-	uint64_t t0 = gt_now_ns();
+	int timed = gt_stream_time_next();
+	uint64_t t0 = GT_TIMED_BEGIN(timed);
 	int ret = gt_real_posix_memalign(memptr, alignment, size);
-	GT_RECORD(posix_memalign, t0, gt_now_ns(), alignment, size, ret == 0 ? GT_U(*memptr) : 0,
+	GT_RECORD(posix_memalign, timed, t0, gt_now_ns(), alignment, size, ret == 0 ? GT_U(*memptr) : 0,
 		  (uint64_t)ret);
 	gt_leave();
 	return ret;
@@ -156,9 +160,10 @@ GT_EXPORT int GT_HOOK_NAME(posix_memalign)(void **memptr, size_t alignment, size
 				gt_resolve_real();                                                 \
 			return gt_real_##name call_args;                                           \
 		}                                                                                  \
-		uint64_t t0 = gt_now_ns();                                                         \
+		int timed = gt_stream_time_next();                                                 \
+		uint64_t t0 = GT_TIMED_BEGIN(timed);                                               \
 		void *r = gt_real_##name call_args;                                                \
-		GT_RECORD(name, t0, gt_now_ns(), __VA_ARGS__);                                     \
+		GT_RECORD(name, timed, t0, gt_now_ns(), __VA_ARGS__);                              \
 		gt_leave();                                                                        \
 		return r;                                                                          \
 	}

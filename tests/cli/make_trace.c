@@ -82,9 +82,10 @@ static void flush_block(uint64_t image, uint32_t pid, uint32_t seq, uint64_t bas
 		fprintf(stderr, "make_trace: zstd: %s\n", ZSTD_getErrorName(fsz));
 		exit(1);
 	}
+	/* Format 1.2 blocks, records one after another: readers keep reading them. */
 	struct gt_block_header h = {GT_BLOCK_MAGIC,
-				    GT_FORMAT_MAJOR,
-				    GT_FORMAT_MINOR,
+				    1,
+				    2,
 				    image,
 				    pid,
 				    seq,
