@@ -51,7 +51,8 @@ static int maps_file(int flags, int fd, void *r)
 static void record_mmap(enum gt_fn fn, uint64_t t0, uint64_t t1, void *addr, size_t len, int prot,
 			int flags, int fd, uint64_t offset, void *r)
 {
-	uint8_t size[GT_CALL_ARGS_MAX], addr_col[GT_CALL_ARGS_MAX], other[GT_CALL_ARGS_MAX + PATH_MAX];
+	uint8_t size[GT_CALL_ARGS_MAX], addr_col[GT_CALL_ARGS_MAX],
+		other[GT_CALL_ARGS_MAX + PATH_MAX];
 	char path[PATH_MAX];
 	int saved_errno = errno;
 	struct rusage ru;
@@ -86,6 +87,7 @@ GT_EXPORT void *GT_HOOK_NAME(mmap)(void *addr, size_t len, int prot, int flags, 
 		return gt_real_mmap ? gt_real_mmap(addr, len, prot, flags, fd, offset)
 				    : raw_mmap(addr, len, prot, flags, fd, offset);
 	}
+	gt_stream_begin_call(GT_FN_MMAP); /* always timed */
 	uint64_t t0 = gt_now_ns();
 	void *r = gt_real_mmap(addr, len, prot, flags, fd, offset);
 	record_mmap(GT_FN_MMAP, t0, gt_now_ns(), addr, len, prot, flags, fd, (uint64_t)offset, r);
@@ -102,6 +104,7 @@ GT_EXPORT void *GT_HOOK_NAME(mmap64)(void *addr, size_t len, int prot, int flags
 		return gt_real_mmap64 ? gt_real_mmap64(addr, len, prot, flags, fd, offset)
 				      : raw_mmap(addr, len, prot, flags, fd, (off_t)offset);
 	}
+	gt_stream_begin_call(GT_FN_MMAP64); /* always timed */
 	uint64_t t0 = gt_now_ns();
 	void *r = gt_real_mmap64(addr, len, prot, flags, fd, offset);
 	record_mmap(GT_FN_MMAP64, t0, gt_now_ns(), addr, len, prot, flags, fd, (uint64_t)offset, r);
@@ -117,6 +120,7 @@ GT_EXPORT int GT_HOOK_NAME(munmap)(void *addr, size_t len)
 		return gt_real_munmap ? gt_real_munmap(addr, len)
 				      : (int)syscall(SYS_munmap, addr, len);
 	}
+	gt_stream_begin_call(GT_FN_MUNMAP); /* always timed */
 	uint64_t t0 = gt_now_ns();
 	int r = gt_real_munmap(addr, len);
 	uint64_t t1 = gt_now_ns();
@@ -147,6 +151,7 @@ GT_EXPORT void *GT_HOOK_NAME(mremap)(void *old_addr, size_t old_len, size_t new_
 			gt_resolve_real();
 		return gt_real_mremap(old_addr, old_len, new_len, flags, new_addr);
 	}
+	gt_stream_begin_call(GT_FN_MREMAP); /* always timed */
 	uint64_t t0 = gt_now_ns();
 	void *r = gt_real_mremap(old_addr, old_len, new_len, flags, new_addr);
 	uint64_t t1 = gt_now_ns();

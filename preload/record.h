@@ -29,8 +29,7 @@
 		struct gt_call_bytes gt_args_;                                                     \
 		gt_call_bytes_init(&gt_args_, gt_size_, gt_addr_, gt_other_);                      \
 		gt_encode_##fn(&gt_args_.args, __VA_ARGS__);                                       \
-		gt_stream_call((enum gt_fn)gt_fn_of_##fn, (timed), (t0), gt_t1_, &gt_args_,        \
-			       NULL);                                                              \
+		gt_stream_call((enum gt_fn)gt_fn_of_##fn, (timed), (t0), gt_t1_, &gt_args_, NULL); \
 		errno = gt_errno_;                                                                 \
 	} while (0)
 

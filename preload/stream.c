@@ -51,8 +51,9 @@ static struct {
 	uint32_t seq; /* of the next block */
 	uint32_t pid;
 	uint64_t image_id;
-	uint64_t base_ns; /* time of the block's first call, 0 if none yet */
-	uint64_t prev_ns; /* time of the previous call in the block */
+	uint64_t base_ns;    /* time of the block's first call, 0 if none yet */
+	uint64_t prev_units; /* time of the previous call in the block, in its units */
+	uint32_t time_shift; /* of the block's times (format.h), set by its first call */
 	uint64_t last_flush_ns;
 	uint32_t epoch;	      /* changes with each image: invalidates thread ids */
 	uint32_t next_serial; /* threads seen (atomic) */
@@ -85,9 +86,10 @@ static int sample_this_call(void)
 	return (x % GT_TIMED_ONE_IN) == 0;
 }
 
-int gt_stream_time_next(void)
+/* The functions timed on a sample of their calls (stream.h). */
+static int sampled_fn(enum gt_fn fn)
 {
-	return sample_this_call();
+	return fn <= GT_FN_PVALLOC && fn != GT_FN_REALLOC && fn != GT_FN_REALLOCARRAY;
 }
 
 static void identify_thread(void)
@@ -97,6 +99,25 @@ static void identify_thread(void)
 	self.epoch = st.epoch;
 	self.serial = __atomic_add_fetch(&st.next_serial, 1, __ATOMIC_RELAXED);
 	self.tid = (uint32_t)syscall(SYS_gettid);
+}
+
+int gt_stream_begin_call(enum gt_fn fn)
+{
+	identify_thread();
+	return !sampled_fn(fn) || sample_this_call();
+}
+
+/*
+ * CALL times of a block while its image has had one thread: units of
+ * 2^10 ns (about a µs) compress far better than ns, and with one thread
+ * no free can race with an allocation (format.h).
+ */
+#define GT_ONE_THREAD_TIME_SHIFT 10
+
+static uint32_t time_shift_now(void)
+{
+	return __atomic_load_n(&st.next_serial, __ATOMIC_RELAXED) > 1 ? 0
+								      : GT_ONE_THREAD_TIME_SHIFT;
 }
 
 int gt_stream_init(uint64_t image_id)
@@ -122,7 +143,7 @@ static void empty_block(void)
 	memset(st.len, 0, sizeof(st.len));
 	st.total = 0;
 	st.records = 0;
-	st.base_ns = st.prev_ns = 0;
+	st.base_ns = st.prev_units = 0;
 	st.last_serial = 0; /* each block names its first thread */
 }
 
@@ -172,6 +193,7 @@ static uint64_t flush_locked(void)
 		.seq = st.seq++,
 		.raw_size = (uint32_t)raw_size,
 		.records = st.records,
+		.time_shift = st.time_shift,
 		.base_ns = st.base_ns,
 	};
 	gt_writer_write_block(&h, st.assembled, raw_size);
@@ -245,12 +267,17 @@ static void put_call(enum gt_fn fn, int timed, uint64_t t, uint64_t duration_ns,
 		     const struct gt_call_bytes *a)
 {
 	uint8_t token = (uint8_t)(GT_CALL_TOKEN | (timed ? GT_CALL_TIMED : 0) |
+				  (timed && sampled_fn(fn) ? GT_CALL_SAMPLED : 0) |
 				  (stack_id ? GT_CALL_STACK : 0) | (unsigned)fn);
 	put(GT_COL_RECORDS, &token, 1);
-	if (!st.base_ns)
-		st.base_ns = st.prev_ns = t;
-	put_uv(GT_COL_TIME, gt_zigzag((int64_t)(t - st.prev_ns)));
-	st.prev_ns = t;
+	if (!st.base_ns) {
+		st.time_shift = time_shift_now();
+		st.prev_units = t >> st.time_shift;
+		st.base_ns = st.prev_units << st.time_shift;
+	}
+	uint64_t units = t >> st.time_shift;
+	put_uv(GT_COL_TIME, gt_zigzag((int64_t)(units - st.prev_units)));
+	st.prev_units = units;
 	if (timed)
 		put_uv(GT_COL_DURATION, duration_ns);
 	if (stack_id)
@@ -269,7 +296,7 @@ static void put_call(enum gt_fn fn, int timed, uint64_t t, uint64_t duration_ns,
  */
 static void add_tracer_cost(enum gt_fn fn, uint64_t end_ns, uint64_t flush_ns)
 {
-	if (!GT_FN_IS_SAMPLED(fn) && !sample_this_call())
+	if (!sampled_fn(fn) && !sample_this_call())
 		return;
 	uint64_t now = gt_now_ns();
 	uint64_t spent = now > end_ns + flush_ns ? now - end_ns - flush_ns : 0;
@@ -292,8 +319,11 @@ void gt_stream_call(enum gt_fn fn, int timed, uint64_t t0, uint64_t t1,
 
 	uint64_t flush_ns = 0;
 
-	identify_thread();
+	identify_thread(); /* done already unless the image changed since */
 	pthread_mutex_lock(&st.lock);
+	/* A second thread: its calls and the first one's may race, in ns. */
+	if (st.base_ns && st.time_shift != time_shift_now())
+		flush_ns += flush_locked();
 	if (make_room(GT_CALL_OVERHEAD + args_len(args), &flush_ns)) {
 		st.drops++;
 		goto out;

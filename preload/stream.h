@@ -10,15 +10,21 @@
 struct rusage;
 
 /*
- * The functions format.h's GT_FN_IS_SAMPLED names are timed on a random 1
- * in GT_TIMED_ONE_IN calls: the rest read the clock once, not twice, and
- * their traces lose the random low bits of durations that no compressor
- * can shrink. Sums of durations scaled up by it stay unbiased.
+ * malloc, calloc, free and the aligned family are timed on a random 1 in
+ * GT_TIMED_ONE_IN calls (format.h, GT_CALL_SAMPLED): the others read the
+ * clock once, not twice, and the trace loses the random low bits of
+ * durations that no compressor can shrink. Sums of durations scaled up by
+ * it stay unbiased. realloc and the map calls are always timed.
  */
 #define GT_TIMED_ONE_IN 16
 
-/* Whether the calling thread times its next call of a sampled function. */
-int gt_stream_time_next(void);
+/*
+ * Called by a recording hook before the real call: makes the calling
+ * thread known to the image (so that a block of one thread's calls ends
+ * before a second thread's call can race with it: format.h, time_shift)
+ * and says whether to time this call of fn.
+ */
+int gt_stream_begin_call(enum gt_fn fn);
 
 /*
  * A CALL's arguments encoded by column (format.h's gt_encode_<fn>): the

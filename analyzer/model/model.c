@@ -357,11 +357,8 @@ static void apply_call(struct gt_model *m, struct gt_image *img, const struct gt
 	struct gt_heap_thread *th = &img->cur->heap;
 	struct gt_heap *h = &img->heap;
 	img->calls[c->fn]++;
-	/*
-	 * A timed call of a sampled function stands for timed_one_in calls
-	 * (format.h): what it adds to sums of time is scaled by that.
-	 */
-	uint64_t weight = !c->timed ? 0 : GT_FN_IS_SAMPLED(c->fn) ? img->timed_one_in : 1;
+	/* A sampled call stands for timed_one_in calls in sums of time (format.h). */
+	uint64_t weight = !c->timed ? 0 : c->sampled ? img->timed_one_in : 1;
 	/* The measured interval holds one clock reading besides the call. */
 	uint64_t dur = c->dur_ns > img->clock_overhead_ns ? c->dur_ns - img->clock_overhead_ns : 0;
 	uint64_t cap = plausible_ns(call_bytes(img, c));

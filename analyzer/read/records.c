@@ -167,7 +167,8 @@ static void decode_call_columns(struct gt_rec_iter *it, uint8_t token)
 		       (unsigned long long)it->b->offset, o->fn,
 		       (unsigned long long)(it->records_start + it->pos));
 	o->timed = (token & GT_CALL_TIMED) != 0;
-	o->dts = gt_get_sv(&it->col[GT_COL_TIME]);
+	o->sampled = (token & GT_CALL_SAMPLED) != 0;
+	o->dts = (int64_t)((uint64_t)gt_get_sv(&it->col[GT_COL_TIME]) << it->b->h.time_shift);
 	if (o->timed)
 		o->dur_ns = gt_get_uv(&it->col[GT_COL_DURATION]);
 	if (token & GT_CALL_STACK)
@@ -230,8 +231,6 @@ int gt_rec_next(struct gt_rec_iter *it, struct gt_rec *rec)
 {
 	return it->columns ? next_in_columns(it, rec) : next_in_block(it, rec);
 }
-
-
 
 #define GT_RECORD_DECODER(NAME, value, name)                                                       \
 	static void decode_##name(struct gt_cursor *c, struct gt_record *r)                        \

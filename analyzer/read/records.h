@@ -25,7 +25,8 @@ struct gt_str {
  */
 struct gt_rec_call {
 	uint8_t fn;
-	uint8_t timed; /* dur_ns measured: always in 1.x, a sample in 2.x */
+	uint8_t timed;	 /* dur_ns measured: always in 1.x, not always in 2.x */
+	uint8_t sampled; /* timed as 1 in IMAGE timed_one_in calls (2.x) */
 	int64_t dts;
 	uint64_t dur_ns, stack;
 	uint64_t size, nmemb, ptr, result, align, ret;
@@ -52,10 +53,10 @@ struct gt_rec_iter {
 	const struct gt_block *b;
 	size_t pos; /* in the records (1.x: the block; 2.x: GT_COL_RECORDS) */
 	uint32_t count;
-	int columns;			     /* a 2.x block */
+	int columns;			    /* a 2.x block */
 	struct gt_cursor col[GT_COL_COUNT]; /* 2.x: each column's unread bytes */
-	size_t records_start;		     /* 2.x: GT_COL_RECORDS' offset in the block */
-	struct gt_rec_call call;	     /* the CALL gt_rec_next decoded last */
+	size_t records_start;		    /* 2.x: GT_COL_RECORDS' offset in the block */
+	struct gt_rec_call call;	    /* the CALL gt_rec_next decoded last */
 };
 
 /* Dies if a 2.x block's column directory does not fit the block. */

@@ -95,12 +95,15 @@ struct gt_block_header {
 	uint32_t frame_size; /* bytes of the zstd frame that follows */
 	uint32_t raw_size;   /* bytes it decompresses to */
 	uint32_t records;    /* records in the block */
-	uint32_t reserved;   /* 0 */
+	uint32_t time_shift; /* 2.x: CALL dts count 2^time_shift ns; 0 in 1.x */
 	uint64_t base_ns;    /* CLOCK_MONOTONIC ns that the first call's
 				timestamp delta is relative to */
 };
 
 #define GT_BLOCK_HEADER_SIZE 48
+
+/* The largest time_shift a reader accepts (2^30 ns: about a second). */
+#define GT_MAX_TIME_SHIFT 30
 
 /* A block never decompresses to more than this: bounds a reader's memory. */
 #define GT_MAX_RAW_SIZE (64u << 20)
@@ -154,9 +157,9 @@ enum gt_record_tag {
  * median of back-to-back differences, measured at image start). A call's
  * duration spans about one reading besides the real call: a reader
  * subtracts it from every duration (not below 0).
- * Since 2.0: timed_one_in: the functions GT_FN_IS_SAMPLED names are timed
- * on a random 1 in timed_one_in of their calls; a reader scales what their
- * timed calls add up to by it (0 in older traces: every call is timed).
+ * Since 2.0: timed_one_in: a CALL marked GT_CALL_SAMPLED stands for this
+ * many calls of its function in sums of time (0 in older traces, where
+ * every call is timed).
  */
 #define GT_FIELDS_IMAGE(F)                                                                         \
 	F(pid, U, "pid")                                                                           \
@@ -204,27 +207,32 @@ enum gt_record_tag {
 
 /*
  * CALL: one hooked call.
- * 2.x: a token in GT_COL_RECORDS (GT_CALL_TOKEN | fn, with GT_CALL_TIMED
- * and GT_CALL_STACK set as the call has them); in GT_COL_TIME, sv dts (ns
- * since the previous CALL of the block, or since header.base_ns for the
- * block's first); if timed, uv duration_ns of the real call in
+ * 2.x: a token in GT_COL_RECORDS (GT_CALL_TOKEN | fn, with GT_CALL_TIMED,
+ * GT_CALL_SAMPLED and GT_CALL_STACK set as the call has them); in
+ * GT_COL_TIME, sv dts (units of 2^header.time_shift ns since the previous
+ * CALL of the block, or since header.base_ns for the block's first: the
+ * writer uses µs-like units while its image has had one thread, where
+ * no race can be, and ns once it has more); if timed, uv duration_ns of the real call in
  * GT_COL_DURATION; if it has a stack, uv stack id in GT_COL_STACK; then the
  * arguments of fn as GT_ARGS_<FN> lists them, each in the column of its
  * encoding (GT_COLUMN_OF_<ENC>). A timed call's time is its start. An
  * untimed call's time is when it took effect for the race rule above: the
- * end of a call that returns a block, the start of free. Functions outside
- * GT_FN_IS_SAMPLED are always timed: realloc both frees and allocates
- * (the rule needs its start and its end), and map calls are few and the
- * verdict weighs each. free is never unwound. A 2.x reader cannot skip a
+ * end of a call that returns a block, the start of free. A SAMPLED call is
+ * timed because it was drawn at random, 1 in IMAGE timed_one_in calls of
+ * its function, and stands for that many in sums of time; the writer
+ * times every call of realloc (which frees and allocates: the rule needs
+ * its start and its end) and of the map functions (few, and the verdict
+ * weighs each). free is never unwound. A 2.x reader cannot skip a
  * CALL of a function it does not know (its arguments' columns are
  * unknown): new functions bump MAJOR.
  * 1.x: u8 fn (enum gt_fn), sv dts, uv duration_ns, uv stack id (0: no
  * stack), then the arguments of fn as GT_ARGS_<FN> lists them.
  */
-#define GT_CALL_TOKEN 0x80u /* the rest: record tags, all below it */
-#define GT_CALL_TIMED 0x40u
-#define GT_CALL_STACK 0x20u
-#define GT_CALL_FN    0x1fu
+#define GT_CALL_TOKEN	0x80u /* the rest: record tags, all below it */
+#define GT_CALL_TIMED	0x40u
+#define GT_CALL_STACK	0x20u
+#define GT_CALL_SAMPLED 0x10u
+#define GT_CALL_FN	0x0fu
 
 /* The columns of a 2.x block, in file order. */
 enum gt_column {
@@ -382,9 +390,6 @@ enum gt_fn {
 #undef GT_FN_ENUM
 		GT_FN_COUNT = 14,
 };
-
-/* The functions timed on a sample of calls (see CALL and IMAGE timed_one_in). */
-#define GT_FN_IS_SAMPLED(fn) ((fn) <= GT_FN_PVALLOC && (fn) != GT_FN_REALLOC && (fn) != GT_FN_REALLOCARRAY)
 
 /* Names for reports and diagnostics, indexed by enum gt_fn. */
 static const char *const gt_fn_names[GT_FN_COUNT] = {
@@ -555,7 +560,7 @@ static inline void gt_block_header_encode(uint8_t *out, const struct gt_block_he
 	gt_put_le32(p + 24, h->frame_size);
 	gt_put_le32(p + 28, h->raw_size);
 	gt_put_le32(p + 32, h->records);
-	gt_put_le32(p + 36, h->reserved);
+	gt_put_le32(p + 36, h->time_shift);
 	gt_put_le64(p + 40, h->base_ns);
 }
 
@@ -592,7 +597,7 @@ static inline void gt_block_header_decode(const uint8_t *p, struct gt_block_head
 	h->frame_size = gt_get_le32(p + 24);
 	h->raw_size = gt_get_le32(p + 28);
 	h->records = gt_get_le32(p + 32);
-	h->reserved = gt_get_le32(p + 36);
+	h->time_shift = gt_get_le32(p + 36);
 	h->base_ns = gt_get_le64(p + 40);
 }
 
