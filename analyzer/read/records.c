@@ -57,6 +57,7 @@ static void find_columns(struct gt_rec_iter *it)
 void gt_rec_iter_init(struct gt_rec_iter *it, const struct gt_block *b)
 {
 	memset(it, 0, sizeof(*it));
+	it->call.path.p = "";
 	it->b = b;
 	it->columns = b->h.major >= 2;
 	if (it->columns)
@@ -148,6 +149,13 @@ static void *list(struct gt_record *r, size_t n, size_t size)
 	for (size_t i = 0; i < n; i++)                                                             \
 		o->field[i] = gt_get_uv(c);
 #define GT_GET(field, enc, label) GT_GET_##enc(field)
+/* Resets a CALL's argument to what an unset one reads. */
+#define GT_CLEAR_U(field)	    o->field = 0;
+#define GT_CLEAR_P(field)	    o->field = 0;
+#define GT_CLEAR_X(field)	    o->field = 0;
+#define GT_CLEAR_S(field)	    o->field = 0;
+#define GT_CLEAR_T(field)	    o->field = (struct gt_str){"", 0};
+#define GT_CLEAR(field, enc, label) GT_CLEAR_##enc(field)
 /* A 2.x CALL's argument, from the column of its encoding. */
 #define GT_GET_FROM_COLUMN(field, enc, label)                                                      \
 	{                                                                                          \
@@ -159,8 +167,20 @@ static void *list(struct gt_record *r, size_t n, size_t size)
 static void decode_call_columns(struct gt_rec_iter *it, uint8_t token)
 {
 	struct gt_rec_call *o = &it->call;
-	memset(o, 0, sizeof(*o));
-	o->path.p = "";
+	/*
+	 * Only the arguments the previous call set go back to 0: zeroing the
+	 * whole struct (rep stos) took a tenth of a report's time.
+	 */
+#define GT_CLEAR_CASE(NAME, value, name)                                                           \
+	case GT_FN_##NAME:                                                                         \
+		GT_ARGS_##NAME(GT_CLEAR) break;
+	switch ((enum gt_fn)o->fn) {
+		GT_FNS(GT_CLEAR_CASE)
+	case GT_FN_COUNT:
+		break;
+	}
+#undef GT_CLEAR_CASE
+	o->dur_ns = o->stack = 0;
 	o->fn = token & GT_CALL_FN;
 	if (o->fn >= GT_FN_COUNT)
 		gt_die("corrupt block at offset %llu: a call of unknown function %u at offset %llu",
@@ -268,6 +288,13 @@ static int decode_call(struct gt_cursor *c, struct gt_rec_call *o)
 
 void gt_decode_record(const struct gt_block *b, const struct gt_rec *raw, struct gt_record *out)
 {
+	if (raw->call) { /* 2.x: decoded from the columns already; most records */
+		out->raw = *raw;
+		out->known = 1;
+		out->nlists = 0;
+		out->u.call = *raw->call;
+		return;
+	}
 	struct gt_cursor c = {raw->body, raw->body + raw->len, 1};
 	memset(out, 0, sizeof(*out));
 	out->raw = *raw;
@@ -280,10 +307,7 @@ void gt_decode_record(const struct gt_block *b, const struct gt_rec *raw, struct
 		GT_FIELD_RECORDS(GT_DECODE_CASE)
 #undef GT_DECODE_CASE
 	case GT_REC_CALL:
-		if (raw->call) /* 2.x: decoded from the columns already */
-			out->u.call = *raw->call;
-		else
-			out->known = decode_call(&c, &out->u.call);
+		out->known = decode_call(&c, &out->u.call);
 		break;
 	default:
 		out->known = 0;
