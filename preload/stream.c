@@ -263,12 +263,12 @@ static size_t args_len(const struct gt_call_bytes *a)
 }
 
 /* Appends the CALL entry and its fields (format.h, CALL). The caller made room. */
-static void put_call(enum gt_fn fn, int timed, uint64_t t, uint64_t duration_ns, uint32_t stack_id,
-		     const struct gt_call_bytes *a)
+static void put_call(enum gt_fn fn, int timed, int sampled, uint64_t t, uint64_t duration_ns,
+		     uint32_t stack_id, const struct gt_call_bytes *a)
 {
 	uint8_t token = (uint8_t)(GT_CALL_TOKEN | (timed ? GT_CALL_TIMED : 0) |
-				  (timed && sampled_fn(fn) ? GT_CALL_SAMPLED : 0) |
-				  (stack_id ? GT_CALL_STACK : 0) | (unsigned)fn);
+				  (sampled ? GT_CALL_SAMPLED : 0) | (stack_id ? GT_CALL_STACK : 0) |
+				  (unsigned)fn);
 	put(GT_COL_RECORDS, &token, 1);
 	if (!st.base_ns) {
 		st.time_shift = time_shift_now();
@@ -288,15 +288,15 @@ static void put_call(enum gt_fn fn, int timed, uint64_t t, uint64_t duration_ns,
 }
 
 /*
- * The tracer's own cost, on the timed calls that are a random sample of
- * all (every sampled function's timed call; 1 in GT_TIMED_ONE_IN of the
- * others'), scaled up: from the end of the real call to now, less any
- * block written (already counted), plus about one clock reading, of those
- * the hook makes that the duration does not hold.
+ * The tracer's own cost, on a random 1 in GT_TIMED_ONE_IN calls of each
+ * function (the sampled calls, and a draw among the always-timed ones),
+ * scaled up: from the end of the real call to now, less any block written
+ * (already counted), plus about one clock reading, of those the hook makes
+ * that the duration does not hold.
  */
-static void add_tracer_cost(enum gt_fn fn, uint64_t end_ns, uint64_t flush_ns)
+static void add_tracer_cost(int sampled, uint64_t end_ns, uint64_t flush_ns)
 {
-	if (!sampled_fn(fn) && !sample_this_call())
+	if (!sampled && !sample_this_call())
 		return;
 	uint64_t now = gt_now_ns();
 	uint64_t spent = now > end_ns + flush_ns ? now - end_ns - flush_ns : 0;
@@ -322,8 +322,16 @@ void gt_stream_call(enum gt_fn fn, int timed, uint64_t t0, uint64_t t1,
 	identify_thread(); /* done already unless the image changed since */
 	pthread_mutex_lock(&st.lock);
 	/* A second thread: its calls and the first one's may race, in ns. */
-	if (st.base_ns && st.time_shift != time_shift_now())
+	uint32_t shift = time_shift_now();
+	if (st.base_ns && st.time_shift != shift)
 		flush_ns += flush_locked();
+	int sampled = timed && sampled_fn(fn);
+	/*
+	 * realloc is timed for the race rule (format.h); while the image has
+	 * one thread no race can be, and only a sample keeps the duration.
+	 */
+	if (timed && (fn == GT_FN_REALLOC || fn == GT_FN_REALLOCARRAY) && shift)
+		timed = sampled = sample_this_call();
 	if (make_room(GT_CALL_OVERHEAD + args_len(args), &flush_ns)) {
 		st.drops++;
 		goto out;
@@ -342,7 +350,7 @@ void gt_stream_call(enum gt_fn fn, int timed, uint64_t t0, uint64_t t1,
 			put_record(GT_REC_STACK, body, (size_t)(end - body));
 		}
 	}
-	put_call(fn, timed, timed ? t0 : t1, t1 - t0, stack_id, args);
+	put_call(fn, timed, sampled, timed ? t0 : t1, t1 - t0, stack_id, args);
 	if (usage) { /* right behind its CALL, in the same block */
 		uint8_t *end = gt_encode_usage_body(
 			body, (uint64_t)usage->ru_minflt, (uint64_t)usage->ru_majflt,
@@ -355,7 +363,7 @@ void gt_stream_call(enum gt_fn fn, int timed, uint64_t t0, uint64_t t1,
 out:
 	pthread_mutex_unlock(&st.lock);
 	if (timed)
-		add_tracer_cost(fn, t1, flush_ns);
+		add_tracer_cost(sampled, t1, flush_ns);
 }
 
 void gt_stream_flush(void)

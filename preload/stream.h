@@ -14,7 +14,8 @@ struct rusage;
  * GT_TIMED_ONE_IN calls (format.h, GT_CALL_SAMPLED): the others read the
  * clock once, not twice, and the trace loses the random low bits of
  * durations that no compressor can shrink. Sums of durations scaled up by
- * it stay unbiased. realloc and the map calls are always timed.
+ * it stay unbiased. realloc and the map calls are always timed (realloc
+ * only sampled too while its image has one thread: stream.c).
  */
 #define GT_TIMED_ONE_IN 16
 
