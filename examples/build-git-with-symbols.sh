@@ -18,9 +18,11 @@
 # unpacked tree without curl, expat, Tcl/Tk, gettext, Python or OpenSSL
 # (so no http(s) remotes; local repositories and ssh work).
 #
-# Time: on a 2-CPU Debian 12 machine shared with other builds, the first
-# run took TIME_FIRST (fetching the source, make, make install); a second
-# run, with the build cached, takes TIME_AGAIN.
+# Time, measured on a 2-CPU Debian 12 machine shared with other work (run
+# under nice): the first run took 3 min 49 s (229 s, of which make 219 s;
+# the rest fetching and unpacking the source and make install); a second
+# run, the build cached, 2.6 s. It takes 230 MB in CACHE_DIR and 110 MB in
+# PREFIX.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
