@@ -80,17 +80,9 @@ static void frame(struct gt_json *j, const struct gt_frame *f)
 {
 	gt_json_begin_object(j);
 	gt_json_kv_str(j, "function", f->function);
-	gt_json_key(j, "file");
-	if (f->file)
-		gt_json_str(j, f->file);
-	else
-		gt_json_null(j);
+	gt_json_kv_str_or_null(j, "file", f->file);
 	gt_json_kv_int(j, "line", f->line);
-	gt_json_key(j, "module");
-	if (f->module)
-		gt_json_str(j, f->module);
-	else
-		gt_json_null(j);
+	gt_json_kv_str_or_null(j, "module", f->module);
 	gt_json_kv_bool(j, "in_program", f->in_program);
 	gt_json_end_object(j);
 }

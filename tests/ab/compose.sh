@@ -18,15 +18,23 @@ show=(sh -c 'printf "%s|%s|%s|%s\n" "$(git config --get ab.name)" "$LD_PRELOAD" 
 	"$(git config --get ab.common)" "$(git config --get core.packedGitWindowSize)" \
 	>>"$0"' "$work/env.log")
 
+# compare OUT ARGS...: gittrace-ab with the variant ARGS on the logging
+# command, 2 rounds, JSON in $work/OUT.json and stderr in $work/OUT.err, a
+# fresh log.
+compare() {
+	local out=$1
+	shift
+	: >"$work/env.log"
+	run_ab 0 "$work/$out.json" "$work/$out.err" "$@" --rounds 2 --json -- "${show[@]}"
+}
+
 # ran NAME: the line the runs of variant NAME (ab.name=NAME) logged, once
 # whatever the number of runs.
 ran() { grep "^$1|" "$work/env.log" | sort -u | tr '\n' ' ' | sed 's/ $//'; }
 
 # --common settings in every variant, the baseline too, before its own.
-: >"$work/env.log"
-run_ab 0 "$work/common.json" "$work/common.err" --common '-c ab.common=yes' \
-	--variant 'base=-c ab.name=base' --variant 'small=-c ab.name=small -c core.packedGitWindowSize=64k' \
-	--rounds 2 --json -- "${show[@]}"
+compare common --common '-c ab.common=yes' --variant 'base=-c ab.name=base' \
+	--variant 'small=-c ab.name=small -c core.packedGitWindowSize=64k'
 check_eq "baseline with --common" "base||yes|" "$(ran base)"
 check_eq "variant with --common" "small||yes|64k" "$(ran small)"
 check_eq "common settings first in the JSON" "ab.common=yes ab.name=small core.packedGitWindowSize=64k" \
@@ -34,27 +42,20 @@ check_eq "common settings first in the JSON" "ab.common=yes ab.name=small core.p
 check_eq "no warning: the variants differ in settings only" 0 "$(grep -c warning "$work/common.err" || true)"
 
 # A lone --alloc beside --variant: the baseline's settings, another allocator.
-: >"$work/env.log"
-run_ab 0 "$work/lone.json" "$work/lone.err" \
-	--variant 'small=-c ab.name=small -c core.packedGitWindowSize=64k' --alloc "$lib" \
-	--rounds 2 --json -- "${show[@]}"
+compare lone --variant 'small=-c ab.name=small -c core.packedGitWindowSize=64k' --alloc "$lib"
 check_eq "lone --alloc keeps the baseline's settings" "small|$lib||64k" \
 	"$(grep "|$lib|" "$work/env.log" | sort -u)"
 check_eq "baseline unchanged" "small|||64k" "$(grep "^small|||" "$work/env.log" | sort -u)"
 check_eq "no warning: only the allocator differs" 0 "$(grep -c warning "$work/lone.err" || true)"
 
 # --common --alloc: every variant preloads it; the variants differ in settings.
-: >"$work/env.log"
-run_ab 0 "$work/calloc.json" "$work/calloc.err" --common "--alloc $lib" \
-	--variant 'base=-c ab.name=base' --variant 'other=-c ab.name=other' \
-	--rounds 2 --json -- "${show[@]}"
+compare calloc --common "--alloc $lib" --variant 'base=-c ab.name=base' \
+	--variant 'other=-c ab.name=other'
 check_eq "--common --alloc in the baseline" "base|$lib||" "$(ran base)"
 check_eq "--common --alloc in the variant" "other|$lib||" "$(ran other)"
 
 # Two ways at once: one warning line, and the comparison still runs.
-: >"$work/env.log"
-run_ab 0 "$work/mixed.json" "$work/mixed.err" --variant 'plain=' \
-	--variant "both=--alloc $lib -c ab.name=both" --rounds 2 --json -- "${show[@]}"
+compare mixed --variant 'plain=' --variant "both=--alloc $lib -c ab.name=both"
 check_eq "warning about the mixed variant" \
 	"gittrace-ab: warning: variant 'both' differs from the baseline 'plain' in both its allocator and its git settings: its difference cannot be put down to either" \
 	"$(grep warning "$work/mixed.err")"

@@ -242,6 +242,24 @@ static int lookup_function(struct gt_symbols *syms, void *fn, struct gt_frame_in
 	return n;
 }
 
+/* An exported function of a system library is named, from its .dynsym when
+ * the library is stripped (then without file or line). */
+static void check_exported(struct gt_symbols *syms, const char *soname, const char *function)
+{
+	struct gt_frame_info f[8];
+	int status, debug_file;
+	void *lib = dlopen(soname, RTLD_NOW);
+	CHECK(lib != NULL);
+	if (!lib)
+		return;
+	int n = lookup_function(syms, dlsym(lib, function), f, soname, &status, &debug_file);
+	CHECK(status >= 0);
+	CHECK(n >= 1 && streq(f[n - 1].function, function));
+	if (status == 0)
+		CHECK(n == 1 && f[0].file == NULL && f[0].line == 0);
+	dlclose(lib);
+}
+
 static void check_system_libraries(struct gt_symbols *syms)
 {
 	struct gt_frame_info f[8];
@@ -262,30 +280,10 @@ static void check_system_libraries(struct gt_symbols *syms)
 		dlclose(libc);
 	}
 	/* No debug package for libzstd here: .dynsym is all there is. */
-	void *zstd = dlopen("libzstd.so.1", RTLD_NOW);
-	CHECK(zstd != NULL);
-	if (zstd) {
-		n = lookup_function(syms, dlsym(zstd, "ZSTD_versionNumber"), f, "libzstd", &status,
-				    &debug_file);
-		CHECK(status >= 0);
-		CHECK(n >= 1 && streq(f[n - 1].function, "ZSTD_versionNumber"));
-		if (status == 0)
-			CHECK(n == 1 && f[0].file == NULL && f[0].line == 0);
-		dlclose(zstd);
-	}
+	check_exported(syms, "libzstd.so.1", "ZSTD_versionNumber");
 	/* zlib, which git calls to (de)compress every object: Debian ships it
 	 * stripped, so an exported function's name comes from .dynsym. */
-	void *z = dlopen("libz.so.1", RTLD_NOW);
-	CHECK(z != NULL);
-	if (z) {
-		n = lookup_function(syms, dlsym(z, "deflateInit2_"), f, "libz", &status,
-				    &debug_file);
-		CHECK(status >= 0);
-		CHECK(n >= 1 && streq(f[n - 1].function, "deflateInit2_"));
-		if (status == 0)
-			CHECK(n == 1 && f[0].file == NULL && f[0].line == 0);
-		dlclose(z);
-	}
+	check_exported(syms, "libz.so.1", "deflateInit2_");
 }
 
 static void check_outside(struct gt_symbols *syms, const struct gt_module_of *self)
