@@ -1,8 +1,9 @@
 /*
  * caller_prog: allocates from three kinds of site, for caller.sh to check
  * which sites the report names the program's own caller beside:
- *   - inside zlib (compress2 -> deflateInit2_ -> zlib's static zcalloc),
- *     called from compress_one: a library site, caller compress_one;
+ *   - inside zlib (compress2 -> deflateInit_ -> deflateInit2_, which
+ *     allocates its state and windows), called from compress_one: a
+ *     library site, caller compress_one;
  *   - inside strbuf_dup, named like one of git's generic helpers, called
  *     from make_label: a helper site, caller make_label;
  *   - plain_alloc itself: the program's own site, no caller beside it.
