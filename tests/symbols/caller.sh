@@ -1,6 +1,7 @@
 # caller.sh PROG PRELOAD REPORT WORK: the report names the traced program's
 # own caller beside a site in a library or in a generic helper, and only
-# there (text, JSON and HTML), on a trace of caller_prog (see caller_prog.c).
+# there (text, JSON and HTML), on a trace of caller_prog (see caller_prog.c);
+# the stripped-binary note says how to get names.
 . "$(dirname "$0")/../lib.sh"
 prog=$1
 preload=$2
@@ -37,4 +38,15 @@ check_grep "text: helper and caller" "strbuf_dup ← make_label \(caller_prog\.c
 	"$work/report.txt"
 check_grep "text: plain site alone" "  plain_alloc \(caller_prog\.c:[0-9]+\)$" "$work/report.txt"
 check_grep "HTML: caller column" ">← compress_one</td>" "$work/report.html"
+
+# zlib is stripped (Debian's is): the note names it and the ways to names.
+if [ "$(jq -r '[.trace.stripped_modules[] | select(endswith("/libz.so.1"))] | length' \
+	"$work/report.json")" = 1 ]; then
+	check_grep "text: the note gives debuginfod" "DEBUGINFOD_URLS" "$work/report.txt"
+	check_grep "text: the note gives the build script" "examples/build-git-with-symbols.sh" \
+		"$work/report.txt"
+	check_grep "HTML: the note gives debuginfod" "Stripped: .*DEBUGINFOD_URLS" "$work/report.html"
+else
+	echo "skip: libz.so.1 is not stripped here, no note to check"
+fi
 finish
