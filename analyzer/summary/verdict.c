@@ -208,7 +208,12 @@ static void time_inside(struct gt_verdict *v, const struct gt_verdict_input *in,
 static void window_suggestions(struct gt_verdict *v, const struct gt_verdict_input *in)
 {
 	char a[32];
-	if (in->evictions)
+	if (in->evictions && in->window_advice)
+		SUGGEST("git config --unset core.packedGitLimit (default 32 TiB on 64-bit); or, to "
+			"keep a limit, the least at which the recorded windows need no eviction "
+			"(window advice): git %s ...",
+			in->window_advice);
+	else if (in->evictions)
 		SUGGEST("git config --unset core.packedGitLimit (default 32 TiB on 64-bit), or set "
 			"it above the size of your packs");
 	if (in->window && in->window < DEFAULT_WINDOW) {
