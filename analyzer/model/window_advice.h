@@ -17,22 +17,32 @@
  *   length); a map of a window mapped before is a request again. Unmaps
  *   not followed by a pack map are git's own (a pack closed), and the
  *   model unmaps those windows too.
+ * - Without a limit the model never evicts, so its peak of mapped pack
+ *   bytes is the least limit at which the requests need no eviction: at
+ *   any limit below it, the run is the same up to the map that passes it.
  *
  * Assumptions (the trace holds the maps, not every access):
+ * - The offset git asked for is not recorded, only the window it mapped
+ *   (at that offset rounded down to half the window size). The model takes
+ *   the window's start, unless a window mapped in the trace at that moment
+ *   served the start (in_window(): a whole hash after the offset): then git
+ *   must have asked for one of that window's last bytes. The model serves
+ *   the request from any window it has mapped that serves that offset, as
+ *   use_pack() does, and otherwise maps the recorded window. When the
+ *   window that served the start had been evicted in the trace, a request
+ *   in its last 20 bytes cannot be told from one at the start, and is
+ *   taken as the start: the one way the model can err low. (On the
+ *   examples it is exact: tests/git/window_advice.sh.)
  * - A window's last use is its last map: git also counts the reads that
  *   hit a mapped window, which are not recorded. This matters only for
- *   which window a limit below the advice evicts, not for the advice.
- * - A window git mapped is needed as mapped: the offset git asked for
- *   inside it is not recorded, so windows are not re-cut, and overlapping
- *   windows each count in full (as in git's total). The advice keeps the
- *   window size in effect; it errs high rather than low where a window
- *   was mapped again only because an overlapping one had been evicted.
+ *   which window a limit below the advice evicts, not for the advice
+ *   (without a limit the model never evicts).
  * - Every window is unused when git evicts: a window held by a caller's
  *   cursor is not visible in the maps.
- * - The open-descriptor limit (core.packedGitLimit's sibling, git's
- *   pack_max_fds) closes pack files, not windows: it maps nothing and is
- *   not modelled.
- * - git's limit check is per process; so is the model.
+ * - The window size in effect is kept: windows are not re-cut.
+ * - The open-descriptor limit (git's pack_max_fds) closes pack files, not
+ *   windows: it maps nothing and is not modelled.
+ * - git's limit is per process; so is the model.
  */
 #ifndef GT_WINDOW_ADVICE_H
 #define GT_WINDOW_ADVICE_H

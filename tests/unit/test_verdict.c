@@ -105,6 +105,17 @@ int main(void)
 	CHECK(strstr(v.headline, "core.packedGitLimit was lowered (1000 evictions), which costs "
 				 "about 6% (3–9%)") != NULL);
 	CHECK(any(v.suggestions, v.nsuggestions, "git config --unset core.packedGitLimit"));
+	CHECK(any(v.suggestions, v.nsuggestions, "above the size of your packs"));
+	gt_verdict_release(&v);
+
+	/* With window advice, the suggestion to keep a limit names it. */
+	in.window_advice = "-c core.packedGitLimit=2m -c core.packedGitWindowSize=64k";
+	gt_verdict_compute(&v, &in);
+	CHECK(any(v.suggestions, v.nsuggestions, "git config --unset core.packedGitLimit"));
+	CHECK(any(
+		v.suggestions, v.nsuggestions,
+		"(window advice): git -c core.packedGitLimit=2m -c core.packedGitWindowSize=64k"));
+	CHECK(!any(v.suggestions, v.nsuggestions, "above the size of your packs"));
 	gt_verdict_release(&v);
 
 	/* Nothing points at windows: no window prediction, "look elsewhere". */
