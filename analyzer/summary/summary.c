@@ -248,7 +248,7 @@ static void fill_input(struct gt_verdict_input *in, const struct gt_proc *p)
 	in->evictions = mp->evictions;
 	in->limit_at_least = mp->limit_at_least;
 	in->limit_below = mp->limit_below;
-	in->window_advice = p->window_advice.raise ? p->window_advice.git_config : NULL;
+	in->window_advice = p->window_advice.raise ? &p->window_advice : NULL;
 	in->has_window_cost = mp->usage_periods > 0;
 	in->again_calls_seconds = (double)mp->again_calls_ns / 1e9;
 	in->again_faults = mp->again.faults;
@@ -340,7 +340,7 @@ static void tree_input(struct gt_verdict_input *in, const struct gt_summary *s)
 		in->limit_at_least = packiest->img->maps.limit_at_least;
 		in->limit_below = packiest->img->maps.limit_below;
 		if (packiest->window_advice.raise)
-			in->window_advice = packiest->window_advice.git_config;
+			in->window_advice = &packiest->window_advice;
 		in->env = (const char *const *)s->procs[0].img->env;
 		in->envc = s->procs[0].img->envc;
 	}

@@ -208,11 +208,15 @@ static void time_inside(struct gt_verdict *v, const struct gt_verdict_input *in,
 static void window_suggestions(struct gt_verdict *v, const struct gt_verdict_input *in)
 {
 	char a[32];
-	if (in->evictions && in->window_advice)
+	const struct gt_window_advice *wa = in->window_advice;
+	if (in->evictions && wa)
 		SUGGEST("git config --unset core.packedGitLimit (default 32 TiB on 64-bit); or, to "
-			"keep a limit, the least at which the recorded windows need no eviction "
-			"(window advice): git %s ...",
-			in->window_advice);
+			"keep a limit, set the least at which the recorded windows need no "
+			"eviction "
+			"(window advice): git config core.packedGitLimit %s%s%s, or git %s for one "
+			"command",
+			wa->limit_value, wa->window ? " with core.packedGitWindowSize " : "",
+			wa->window_value, wa->git_config);
 	else if (in->evictions)
 		SUGGEST("git config --unset core.packedGitLimit (default 32 TiB on 64-bit), or set "
 			"it above the size of your packs");
