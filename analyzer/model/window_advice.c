@@ -19,13 +19,15 @@
 #define HASH_BYTES 20
 
 const char gt_window_advice_assumptions[] =
-	"git's pack-window LRU (packfile.c) replayed on the recorded pack maps: each map is a "
-	"request for an offset of that window, its start unless a window mapped then already "
-	"served the start (then its last bytes); unmaps right before a pack map are evictions, "
-	"others are git's own and are replayed; a window's last use is taken as its last map "
-	"(reads that hit a mapped window are not recorded); every window counts as unused when "
-	"git evicts; the window size is kept; the open-descriptor limit closes files, not "
-	"windows, and is not modelled";
+	"git's pack-window rules (packfile.c) replayed on the recorded pack maps: unmaps right "
+	"before a pack map are least-recently-used evictions, other unmaps are git's own and are "
+	"replayed. The offsets git read inside its windows are not recorded, so the advice keeps "
+	"every window the run mapped until git unmapped it itself (overlapping windows count in "
+	"full): it errs high. The lower estimate replays git's LRU taking each read at its "
+	"window's start (unless a window mapped then served that), a window's last use as its "
+	"last map, and misses reads that hit a window. The window size is kept; windows count as "
+	"unused when git evicts; the open-descriptor limit closes files, not windows, and is not "
+	"modelled";
 
 struct window_key {
 	uint64_t pack, offset, len;
@@ -36,6 +38,7 @@ struct gt_sim_window {
 	int mapped;   /* in the model (its LRU list and mapped set) */
 	int evicted;  /* the model's LRU unmapped it last: a request now is a remap */
 	int recorded; /* mapped in the trace now (in the recorded set) */
+	int kept;     /* counted in kept: mapped in the trace, not unmapped by git itself */
 	struct gt_sim_window *prev, *next; /* the LRU list (utlist) */
 	UT_hash_handle hh;
 };
@@ -195,6 +198,12 @@ void gt_window_sim_map(struct gt_window_sim *s, uint64_t pack, uint64_t offset, 
 		w->recorded = 1;
 		set_add(&s->recorded_set, w);
 	}
+	if (!w->kept) {
+		w->kept = 1;
+		s->kept += len;
+		if (s->kept > s->peak_kept)
+			s->peak_kept = s->kept;
+	}
 	struct gt_sim_window *serving = set_serving(s->mapped_set, pack, x);
 	if (serving) {
 		/* The model has a window for it: used again, the most recent now. */
@@ -246,6 +255,10 @@ void gt_window_sim_settle(struct gt_window_sim *s)
 		struct gt_sim_window *w = s->unmapped[i];
 		/* git closed it: mapping it again later is git's doing, not the limit's. */
 		w->evicted = 0;
+		if (w->kept) {
+			w->kept = 0;
+			s->kept -= w->key.len;
+		}
 		if (w->mapped) {
 			unmap_window(s, w);
 			s->git_releases++;
@@ -287,7 +300,8 @@ void gt_window_advise(struct gt_window_advice *a, const struct gt_window_sim *s,
 	static const uint64_t mib = 1ull << 20;
 	memset(a, 0, sizeof(*a));
 	a->evictions = evictions_recorded;
-	a->needed = s->peak;
+	a->needed = s->peak_kept;
+	a->least = s->peak;
 	a->window = window;
 	if (window)
 		gt_git_size(a->window_value, sizeof(a->window_value), window);
@@ -295,7 +309,7 @@ void gt_window_advise(struct gt_window_advice *a, const struct gt_window_sim *s,
 		return;
 	a->raise = 1;
 	/* git evicts while the total exceeds the limit: the peak itself fits. */
-	uint64_t need = s->peak ? s->peak : 1;
+	uint64_t need = a->needed ? a->needed : 1;
 	a->limit = need > UINT64_MAX - mib ? need : (need + mib - 1) / mib * mib;
 	gt_git_size(a->limit_value, sizeof(a->limit_value), a->limit);
 	snprintf(a->git_config, sizeof(a->git_config), "-c core.packedGitLimit=%s%s%s",
@@ -309,8 +323,10 @@ void gt_window_advice_describe(char *buf, size_t size, const struct gt_window_ad
 		return;
 	}
 	snprintf(buf, size,
-		 "raise core.packedGitLimit to %s%s%s: the least at which the recorded windows "
-		 "need no eviction (%llu recorded; they peak at %llu bytes); git %s",
+		 "raise core.packedGitLimit to %s%s%s: every window the run mapped then stays "
+		 "mapped (%llu evictions recorded; the windows peak at %llu bytes, and git may "
+		 "need as little as %llu); git %s",
 		 a->limit_value, a->window ? " with the window at " : "", a->window_value,
-		 (unsigned long long)a->evictions, (unsigned long long)a->needed, a->git_config);
+		 (unsigned long long)a->evictions, (unsigned long long)a->needed,
+		 (unsigned long long)a->least, a->git_config);
 }

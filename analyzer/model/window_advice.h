@@ -17,26 +17,32 @@
  *   length); a map of a window mapped before is a request again. Unmaps
  *   not followed by a pack map are git's own (a pack closed), and the
  *   model unmaps those windows too.
- * - Without a limit the model never evicts, so its peak of mapped pack
- *   bytes is the least limit at which the requests need no eviction: at
- *   any limit below it, the run is the same up to the map that passes it.
  *
- * Assumptions (the trace holds the maps, not every access):
- * - The offset git asked for is not recorded, only the window it mapped
- *   (at that offset rounded down to half the window size). The model takes
- *   the window's start, unless a window mapped in the trace at that moment
- *   served the start (in_window(): a whole hash after the offset): then git
- *   must have asked for one of that window's last bytes. The model serves
- *   the request from any window it has mapped that serves that offset, as
- *   use_pack() does, and otherwise maps the recorded window. When the
- *   window that served the start had been evicted in the trace, a request
- *   in its last 20 bytes cannot be told from one at the start, and is
- *   taken as the start: the one way the model can err low. (On the
- *   examples it is exact: tests/git/window_advice.sh.)
+ * Two peaks without a limit, since the offsets git read inside its windows
+ * are not recorded (only the window: the offset rounded down to half the
+ * window size):
+ * - peak_kept keeps every window the trace mapped until git itself
+ *   unmapped it: overlapping windows count in full, as in git's total. The
+ *   advice is this peak, which errs high rather than low: where windows
+ *   overlap, git may need about half of it (tests/git/window_advice.sh
+ *   reruns git at the advice and sees no eviction).
+ * - peak runs git's LRU: a request is served by any window the model has
+ *   mapped that serves its offset, as in use_pack(), else the recorded
+ *   window is mapped. The offset is taken as the window's start, unless a
+ *   window mapped in the trace at that moment served the start
+ *   (in_window(): a whole hash after it), when git must have read one of
+ *   that window's last bytes. Reads that hit a mapped window are not
+ *   recorded, so where the model serves a request from a window other than
+ *   the recorded one, later reads of the recorded window's other half are
+ *   unseen: this peak is a lower estimate (on the tiny-window example, 91
+ *   windows where git rerun without evictions mapped 96). Without a limit
+ *   this model never evicts, and at any limit below its peak it runs the
+ *   same up to the map that passes the limit, which evicts.
+ *
+ * Assumptions besides:
  * - A window's last use is its last map: git also counts the reads that
- *   hit a mapped window, which are not recorded. This matters only for
- *   which window a limit below the advice evicts, not for the advice
- *   (without a limit the model never evicts).
+ *   hit a mapped window, which are not recorded. This changes which window
+ *   a limit below the peak evicts, not the peaks.
  * - Every window is unused when git evicts: a window held by a caller's
  *   cursor is not visible in the maps.
  * - The window size in effect is kept: windows are not re-cut.
@@ -59,6 +65,7 @@ struct gt_sim_pack;
 struct gt_window_sim {
 	uint64_t limit;		   /* the candidate core.packedGitLimit; UINT64_MAX: no limit */
 	uint64_t mapped, peak;	   /* pack bytes mapped in the model, and their peak */
+	uint64_t kept, peak_kept;  /* the trace's windows kept until git unmaps them */
 	uint64_t requests;	   /* pack maps fed */
 	uint64_t evictions;	   /* requests that unmapped windows first (as maps.h counts) */
 	uint64_t evicted_windows;  /* windows the model's LRU unmapped */
@@ -93,7 +100,8 @@ void gt_window_sim_release(struct gt_window_sim *s);
 struct gt_window_advice {
 	int raise;	       /* 0: "no change" (no eviction was recorded) */
 	uint64_t evictions;    /* recorded (maps.h), what the advice answers */
-	uint64_t needed;       /* the model's peak pack bytes without a limit */
+	uint64_t needed;       /* peak_kept: every window the run mapped, kept */
+	uint64_t least;	       /* peak: the LRU model's lower estimate */
 	uint64_t limit;	       /* advised core.packedGitLimit in bytes; 0 with no change */
 	uint64_t window;       /* the window size in effect (maps.h inference); 0 unknown */
 	char limit_value[24];  /* limit in git's units: "3m", "2g" */
@@ -102,11 +110,10 @@ struct gt_window_advice {
 };
 
 /*
- * The advice for a process: with evictions recorded, the model's peak
- * without a limit (s fed with limit UINT64_MAX, settled) rounded up to
- * whole MiB (git parses k, m and g suffixes), at the window size in effect
- * (window, 0 when the maps do not show it: the -c then leaves it alone).
- * Without evictions: no change.
+ * The advice for a process: with evictions recorded, peak_kept (s fed with
+ * limit UINT64_MAX, settled) rounded up to whole MiB (git parses k, m and
+ * g suffixes), at the window size in effect (window, 0 when the maps do
+ * not show it: the -c then leaves it alone). Without evictions: no change.
  */
 void gt_window_advise(struct gt_window_advice *a, const struct gt_window_sim *s,
 		      uint64_t evictions_recorded, uint64_t window);

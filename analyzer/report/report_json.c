@@ -102,11 +102,12 @@ static void window_advice(struct gt_json *j, const struct gt_window_advice *a)
 	gt_json_kv_str(j, "advice", a->raise ? "raise" : "no change");
 	gt_json_kv_uint(j, "evictions_recorded", a->evictions);
 	gt_json_kv_uint(j, "needed_bytes", a->needed);
+	gt_json_kv_uint(j, "least_bytes", a->least);
 	uint_or_null(j, "packed_git_limit_bytes", a->raise, a->limit);
 	str_or_null(j, "packed_git_limit", a->raise ? a->limit_value : NULL);
 	uint_or_null(j, "packed_git_window_size_bytes", a->window != 0, a->window);
 	str_or_null(j, "git_config", a->raise ? a->git_config : NULL);
-	/* The model without a limit peaked at needed_bytes <= the advised limit. */
+	/* git's LRU replayed without a limit peaked at least_bytes <= the advised limit. */
 	uint_or_null(j, "evictions_predicted_at_advice", a->raise, 0);
 	gt_json_kv_str(j, "assumptions", gt_window_advice_assumptions);
 	gt_json_end_object(j);

@@ -211,8 +211,7 @@ static void window_suggestions(struct gt_verdict *v, const struct gt_verdict_inp
 	const struct gt_window_advice *wa = in->window_advice;
 	if (in->evictions && wa)
 		SUGGEST("git config --unset core.packedGitLimit (default 32 TiB on 64-bit); or, to "
-			"keep a limit, set the least at which the recorded windows need no "
-			"eviction "
+			"keep a limit, one at which every window the run mapped stays mapped "
 			"(window advice): git config core.packedGitLimit %s%s%s, or git %s for one "
 			"command",
 			wa->limit_value, wa->window ? " with core.packedGitWindowSize " : "",

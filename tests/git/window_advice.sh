@@ -34,18 +34,23 @@ trace() {
 top='(.processes | max_by(.maps.by_kind.pack.mmaps) | .maps)'
 
 # advised NAME: the run was evicting and got advice to raise the limit;
-# sets config to its -c settings and settings to them as words.
+# sets config to its -c settings and settings to them as words, and
+# advice to the advice.
 advised() {
 	local json=$work/$1.json
+	advice=$(jq -c "$top.window_advice | del(.assumptions)" "$json")
 	check_eq "$1: evictions recorded" true "$(jq "$top.packed_git_limit.evictions > 0" "$json")"
 	check_eq "$1: advice" raise "$(jq -r "$top.window_advice.advice" "$json")"
-	check_eq "$1: the advised limit holds the model's peak" true \
-		"$(jq "$top.window_advice | .packed_git_limit_bytes >= .needed_bytes" "$json")"
+	check_eq "$1: the advised limit holds the windows' peak, and that the lower estimate" true \
+		"$(jq "$top.window_advice | .packed_git_limit_bytes >= .needed_bytes and
+			.needed_bytes >= .least_bytes and .least_bytes > 0" "$json")"
 	config=$(jq -r "$top.window_advice.git_config" "$json")
 	read -ra settings <<<"$config"
 }
 
-# no_evictions NAME: no process of the run evicted a window, and each is advised no change.
+# no_evictions NAME: no process of the run evicted a window, and each is
+# advised no change; the pack bytes it mapped lie between the advice's
+# lower estimate and the advised limit.
 no_evictions() {
 	local json=$work/$1.json
 	check_eq "$1: evictions in the new run" 0 \
@@ -53,6 +58,11 @@ no_evictions() {
 	check_eq "$1: advice of the new run" '["no change"]' \
 		"$(jq -c '[.processes[].maps.window_advice.advice] | unique' "$json")"
 	check_eq "$1: pack maps in the new run" true "$(jq "$top.by_kind.pack.mmaps > 0" "$json")"
+	# Without evictions, packed_git_limit.at_least is the peak of pack bytes mapped.
+	echo "note: $1: peak pack bytes $(jq "$top.packed_git_limit.at_least" "$json"), advice $advice"
+	check_eq "$1: least_bytes <= peak pack bytes <= the advised limit" true \
+		"$(jq --argjson a "$advice" "$top.packed_git_limit.at_least as \$p |
+			\$a.least_bytes <= \$p and \$p <= \$a.packed_git_limit_bytes" "$json")"
 }
 
 # Git's defaults: nothing to advise.

@@ -55,12 +55,12 @@ static void test_cycle(void)
 	gt_window_sim_init(&s, UINT64_MAX);
 	feed(&s, cycle, sizeof(cycle) / sizeof(cycle[0]));
 	/* Without a limit the three windows stay: the trace's unmaps were evictions. */
-	CHECK(s.peak == 3 * WIN && s.mapped == 3 * WIN);
+	CHECK(s.peak == 3 * WIN && s.mapped == 3 * WIN && s.peak_kept == 3 * WIN);
 	CHECK(s.evictions == 0 && s.remaps == 0 && s.git_releases == 0);
 	CHECK(s.requests == 8);
 	struct gt_window_advice a;
 	gt_window_advise(&a, &s, 6, WIN);
-	CHECK(a.raise && a.needed == 3 * WIN && a.limit == MIB);
+	CHECK(a.raise && a.needed == 3 * WIN && a.least == 3 * WIN && a.limit == MIB);
 	CHECK_STR(a.limit_value, "1m");
 	CHECK_STR(a.window_value, "64k");
 	CHECK_STR(a.git_config, "-c core.packedGitLimit=1m -c core.packedGitWindowSize=64k");
@@ -109,7 +109,7 @@ static void test_packs(void)
 	struct gt_window_sim s;
 	gt_window_sim_init(&s, UINT64_MAX);
 	feed(&s, packs, n);
-	CHECK(s.peak == 1000 * KIB && s.evictions == 0);
+	CHECK(s.peak == 1000 * KIB && s.peak_kept == 1000 * KIB && s.evictions == 0);
 	struct gt_window_advice a;
 	/* No window size shows: the advice leaves it alone. */
 	gt_window_advise(&a, &s, 4, 0);
@@ -138,7 +138,7 @@ static void test_overlap(void)
 	gt_window_sim_unmap(&s, 1, 0, WIN);
 	gt_window_sim_map(&s, 1, WIN / 2, WIN);
 	gt_window_sim_settle(&s);
-	CHECK(s.peak == 2 * WIN && s.mapped == 2 * WIN);
+	CHECK(s.peak == 2 * WIN && s.mapped == 2 * WIN && s.peak_kept == 2 * WIN);
 	gt_window_sim_release(&s);
 
 	/* [32k, 96k) asked for after [0, 64k) was long gone from the trace:
@@ -151,6 +151,12 @@ static void test_overlap(void)
 	gt_window_sim_map(&s, 1, WIN / 2, WIN);
 	gt_window_sim_settle(&s);
 	CHECK(s.peak == 2 * WIN && s.requests == 3);
+	/* The advice keeps every window the trace mapped: git may read [32k, 96k)'s
+	 * second half later, unseen. */
+	CHECK(s.peak_kept == 3 * WIN);
+	struct gt_window_advice a;
+	gt_window_advise(&a, &s, 2, WIN);
+	CHECK(a.needed == 3 * WIN && a.least == 2 * WIN);
 	gt_window_sim_release(&s);
 
 	/* The pack's last window is shorter; a window of another pack at the
@@ -173,11 +179,12 @@ static void test_git_releases(void)
 	gt_window_sim_unmap(&s, 1, 0, WIN);
 	gt_window_sim_unmap(&s, 2, 0, WIN);
 	gt_window_sim_settle(&s); /* another map call came next */
-	CHECK(s.git_releases == 2 && s.mapped == 0);
+	CHECK(s.git_releases == 2 && s.mapped == 0 && s.kept == 0);
 	gt_window_sim_map(&s, 1, 0, WIN);
 	gt_window_sim_settle(&s);
 	/* Mapped again after git closed it: not a remap the limit caused. */
 	CHECK(s.peak == 2 * WIN && s.mapped == WIN && s.remaps == 0);
+	CHECK(s.peak_kept == 2 * WIN && s.kept == WIN);
 	/* An unmap of a window never mapped is ignored. */
 	gt_window_sim_unmap(&s, 3, 0, WIN);
 	gt_window_sim_settle(&s);
@@ -201,13 +208,13 @@ static void test_units(void)
 	struct gt_window_sim s;
 	struct gt_window_advice a;
 	gt_window_sim_init(&s, UINT64_MAX);
-	s.peak = MIB;
+	s.peak_kept = MIB;
 	gt_window_advise(&a, &s, 1, 0);
 	CHECK(a.limit == MIB);
-	s.peak = MIB + 1;
+	s.peak_kept = MIB + 1;
 	gt_window_advise(&a, &s, 1, 0);
 	CHECK(a.limit == 2 * MIB);
-	s.peak = 1024 * MIB;
+	s.peak_kept = 1024 * MIB;
 	gt_window_advise(&a, &s, 1, 0);
 	CHECK_STR(a.limit_value, "1g");
 	gt_window_sim_release(&s);
