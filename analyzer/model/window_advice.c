@@ -176,21 +176,29 @@ static uint64_t asked_offset(struct gt_window_sim *s, const struct gt_sim_window
 	return r ? r->key.offset + r->key.len - HASH_BYTES + 1 : w->key.offset;
 }
 
-void gt_window_sim_map(struct gt_window_sim *s, uint64_t pack, uint64_t offset, uint64_t len)
+/* Window (pack, offset, len) as requested before; added if add, else NULL if new. */
+static struct gt_sim_window *find(struct gt_window_sim *s, uint64_t pack, uint64_t offset,
+				  uint64_t len, int add)
 {
-	s->requests++;
 	struct window_key key;
-	memset(&key, 0, sizeof(key));
+	memset(&key, 0, sizeof(key)); /* hashed as bytes */
 	key.pack = pack;
 	key.offset = offset;
 	key.len = len;
 	struct gt_sim_window *w;
 	HASH_FIND(hh, s->all, &key, sizeof(key), w);
-	if (!w) {
+	if (!w && add) {
 		w = gt_xcalloc(1, sizeof(*w));
 		w->key = key;
 		HASH_ADD(hh, s->all, key, sizeof(w->key), w);
 	}
+	return w;
+}
+
+void gt_window_sim_map(struct gt_window_sim *s, uint64_t pack, uint64_t offset, uint64_t len)
+{
+	s->requests++;
+	struct gt_sim_window *w = find(s, pack, offset, len, 1);
 	uint64_t x = asked_offset(s, w);
 	/* The unmaps just before were git's LRU at its limit: the model runs its own. */
 	forget_unmapped(s);
@@ -233,13 +241,7 @@ void gt_window_sim_map(struct gt_window_sim *s, uint64_t pack, uint64_t offset, 
 
 void gt_window_sim_unmap(struct gt_window_sim *s, uint64_t pack, uint64_t offset, uint64_t len)
 {
-	struct window_key key;
-	memset(&key, 0, sizeof(key));
-	key.pack = pack;
-	key.offset = offset;
-	key.len = len;
-	struct gt_sim_window *w;
-	HASH_FIND(hh, s->all, &key, sizeof(key), w);
+	struct gt_sim_window *w = find(s, pack, offset, len, 0);
 	if (!w || !w->recorded)
 		return;
 	if (s->nunmapped == s->unmapped_cap) {
