@@ -87,6 +87,34 @@ static void frame(struct gt_json *j, const struct gt_frame *f)
 	gt_json_end_object(j);
 }
 
+static void uint_or_null(struct gt_json *j, const char *key, int known, uint64_t v)
+{
+	gt_json_key(j, key);
+	if (known)
+		gt_json_uint(j, v);
+	else
+		gt_json_null(j);
+}
+
+/* maps.window_advice (window_advice.h). */
+static void window_advice(struct gt_json *j, const struct gt_window_advice *a)
+{
+	gt_json_key(j, "window_advice");
+	gt_json_begin_object(j);
+	gt_json_kv_str(j, "advice", a->raise ? "raise" : "no change");
+	gt_json_kv_uint(j, "evictions_recorded", a->evictions);
+	gt_json_kv_uint(j, "needed_bytes", a->needed);
+	gt_json_kv_uint(j, "least_bytes", a->least);
+	uint_or_null(j, "packed_git_limit_bytes", a->raise, a->limit);
+	gt_json_kv_str_or_null(j, "packed_git_limit", a->raise ? a->limit_value : NULL);
+	uint_or_null(j, "packed_git_window_size_bytes", a->window != 0, a->window);
+	gt_json_kv_str_or_null(j, "git_config", a->raise ? a->git_config : NULL);
+	/* git's LRU replayed without a limit peaked at least_bytes <= the advised limit. */
+	uint_or_null(j, "evictions_predicted_at_advice", a->raise, 0);
+	gt_json_kv_str(j, "assumptions", gt_window_advice_assumptions);
+	gt_json_end_object(j);
+}
+
 static void site(struct gt_json *j, const struct gt_site *st)
 {
 	gt_json_begin_object(j);
@@ -184,11 +212,7 @@ static void process(struct gt_json *j, const struct gt_proc *p, size_t top)
 	gt_json_kv_uint(j, "failed_calls", m->failed_calls);
 	gt_json_kv_uint(j, "untracked_munmaps", m->untracked_munmaps);
 	by_kind(j, m->kind);
-	gt_json_key(j, "inferred_window_bytes");
-	if (p->window)
-		gt_json_uint(j, p->window);
-	else
-		gt_json_null(j);
+	uint_or_null(j, "inferred_window_bytes", p->window != 0, p->window);
 	gt_json_kv_uint(j, "distinct_pack_regions", m->distinct_pack_regions);
 	gt_json_kv_double(j, "thrash_ratio", p->thrash);
 	gt_json_key(j, "window_cost");
@@ -204,12 +228,9 @@ static void process(struct gt_json *j, const struct gt_proc *p, size_t top)
 	gt_json_begin_object(j);
 	gt_json_kv_uint(j, "evictions", m->evictions);
 	gt_json_kv_uint(j, "at_least", m->limit_at_least);
-	gt_json_key(j, "below");
-	if (m->limit_below != UINT64_MAX)
-		gt_json_uint(j, m->limit_below);
-	else
-		gt_json_null(j);
+	uint_or_null(j, "below", m->limit_below != UINT64_MAX, m->limit_below);
 	gt_json_end_object(j);
+	window_advice(j, &p->window_advice);
 	gt_json_end_object(j);
 
 	gt_json_key(j, "verdict");

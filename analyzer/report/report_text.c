@@ -145,6 +145,13 @@ static void maps_table(FILE *out, const struct gt_proc *p)
 	if (m->kind[GT_MAP_PACK].mmaps)
 		fprintf(out, "; thrash %.1f", p->thrash);
 	fputc('\n', out);
+	if (!m->kind[GT_MAP_PACK].mmaps)
+		return;
+	char advice[512];
+	gt_window_advice_describe(advice, sizeof(advice), &p->window_advice);
+	wrap(out, "  window advice: ", 4, advice);
+	if (p->window_advice.raise)
+		wrap(out, "    model: ", 4, gt_window_advice_assumptions);
 }
 
 typedef int cmp_fn(const void *, const void *);

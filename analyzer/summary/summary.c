@@ -249,6 +249,7 @@ static void fill_input(struct gt_verdict_input *in, const struct gt_proc *p)
 	in->evictions = mp->evictions;
 	in->limit_at_least = mp->limit_at_least;
 	in->limit_below = mp->limit_below;
+	in->window_advice = p->window_advice.raise ? &p->window_advice : NULL;
 	in->has_window_cost = mp->usage_periods > 0;
 	in->again_calls_seconds = (double)mp->again_calls_ns / 1e9;
 	in->again_faults = mp->again.faults;
@@ -339,6 +340,8 @@ static void tree_input(struct gt_verdict_input *in, const struct gt_summary *s)
 		in->window = packiest->window;
 		in->limit_at_least = packiest->img->maps.limit_at_least;
 		in->limit_below = packiest->img->maps.limit_below;
+		if (packiest->window_advice.raise)
+			in->window_advice = &packiest->window_advice;
 		in->env = (const char *const *)s->procs[0].img->env;
 		in->envc = s->procs[0].img->envc;
 	}
@@ -437,6 +440,7 @@ void gt_summary_add(struct gt_summary *s, const struct gt_image *img)
 	/* What needs the image's details; its counters are read at finish. */
 	p->window = gt_maps_inferred_window(&img->maps);
 	p->thrash = gt_maps_thrash_ratio(&img->maps);
+	gt_window_advise(&p->window_advice, &img->maps.unlimited, img->maps.evictions, p->window);
 	build_sites(s, p);
 	cap_sites(p, s->keep_sites);
 	share_frames(s, p);

@@ -65,6 +65,7 @@ struct gt_proc {
 	double basis;
 	uint64_t window;
 	double thrash;
+	struct gt_window_advice window_advice; /* the core.packedGitLimit to avoid evictions */
 	/* Facts of the image, derived once for every writer (model.h). */
 	const char *origin; /* gt_origin_name */
 	double peak_seconds;

@@ -194,6 +194,15 @@ void gt_report_html(FILE *out, const struct gt_summary *s, size_t top)
 	gt_html_procs(out, s);
 	fputs("</section>\n", out);
 
+	fputs("<section class=\"card\" id=\"gt-windows-section\"><h2>Pack windows</h2>\n"
+	      "<p class=\"help\">Per process that mapped pack windows: the window size in "
+	      "effect, pack maps and distinct regions, least-recently-used evictions, and the "
+	      "smallest core.packedGitLimit at which the recorded windows need no eviction."
+	      "</p>\n",
+	      out);
+	gt_html_windows(out, s);
+	fputs("</section>\n", out);
+
 	fputs("<section class=\"card\" id=\"gt-timelines\"><h2>Timelines</h2>\n"
 	      "<p class=\"help\">Per process, on its own time axis: live heap bytes, allocations "
 	      "per second, mapped bytes (pack windows in colour) and mmap (up) / munmap (down) "

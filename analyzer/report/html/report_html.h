@@ -21,6 +21,12 @@ void gt_html_command(FILE *out, const struct gt_image *img);
 void gt_html_procs(FILE *out, const struct gt_summary *s);
 
 /*
+ * The pack windows of every process that mapped some, with the window
+ * advice and its model's assumptions.
+ */
+void gt_html_windows(FILE *out, const struct gt_summary *s);
+
+/*
  * The top-sites table: for each process, the sites in its top `top` by
  * allocations, by bytes or by temporary allocations (0 = every site), so
  * that sorting by any column shows that column's leaders.
