@@ -7,6 +7,7 @@
 
 #include "json.h"
 #include "mapkind.h"
+#include "report_phases.h"
 
 static void calls(struct gt_json *j, const uint64_t *c)
 {
@@ -108,7 +109,8 @@ static void site(struct gt_json *j, const struct gt_site *st)
 	gt_json_end_object(j);
 }
 
-static void process(struct gt_json *j, const struct gt_proc *p, size_t top)
+void gt_report_json_process(struct gt_json *j, const struct gt_summary *s, const struct gt_proc *p,
+			    size_t top)
 {
 	const struct gt_image *img = p->img;
 	const struct gt_heap *h = &img->heap;
@@ -215,6 +217,7 @@ static void process(struct gt_json *j, const struct gt_proc *p, size_t top)
 	for (size_t i = 0; i < n; i++)
 		site(j, p->sites[i]);
 	gt_json_end_array(j);
+	gt_report_phases_json(j, s->phases, img);
 	gt_json_end_object(j);
 }
 
@@ -245,7 +248,7 @@ void gt_report_json(FILE *out, const struct gt_summary *s, size_t top)
 	gt_json_key(&j, "processes");
 	gt_json_begin_array(&j);
 	for (size_t i = 0; i < s->n; i++)
-		process(&j, &s->procs[i], top);
+		gt_report_json_process(&j, s, &s->procs[i], top);
 	gt_json_end_array(&j);
 
 	gt_json_key(&j, "totals");

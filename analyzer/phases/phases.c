@@ -1,0 +1,168 @@
+/*
+ * Attributes each CALL to the innermost trace2 region open at its time
+ * (phases.h): the change in the image's counters since its previous CALL
+ * goes to that row.
+ */
+#include "phases.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "die.h"
+
+void gt_phases_init(struct gt_phases *ph, const char *path)
+{
+	memset(ph, 0, sizeof(*ph));
+	gt_trace2_read(&ph->t2, path);
+}
+
+/* The image's phase state; one with no session when its pid has none. */
+static struct gt_image_phases *image_phases(struct gt_phases *ph, const struct gt_image *img)
+{
+	struct gt_image_phases *ip;
+	HASH_FIND(hh, ph->images, &img->id, sizeof(img->id), ip);
+	if (ip)
+		return ip;
+	ip = gt_xcalloc(1, sizeof(*ip));
+	ip->image_id = img->id;
+	struct gt_trace2_session *s, *tmp;
+	HASH_ITER(hh, ph->t2.sessions, s, tmp)
+	{
+		if (!s->has_pid || s->pid != img->pid)
+			continue;
+		ip->sessions =
+			gt_xrealloc(ip->sessions, (ip->nsessions + 1) * sizeof(*ip->sessions));
+		ip->sessions[ip->nsessions++] = s;
+	}
+	HASH_ADD(hh, ph->images, image_id, sizeof(ip->image_id), ip);
+	return ip;
+}
+
+static struct gt_phase_counts counters(const struct gt_image *img)
+{
+	struct gt_phase_counts c = {
+		img->events, img->heap.allocations,  img->heap.allocated_bytes, img->heap.temporary,
+		0,	     gt_image_map_calls(img)};
+	for (int f = GT_FN_MALLOC; f <= GT_FN_PVALLOC; f++)
+		c.allocator_ns += img->fn_ns[f];
+	return c;
+}
+
+/* The call's time on the wall clock, in the time base of trace2. */
+static uint64_t call_realtime(struct gt_image_phases *ip, const struct gt_image *img)
+{
+	uint64_t start_mono = img->has_info ? img->start_mono_ns : img->first_ns;
+	uint64_t since = img->now_ns > start_mono ? img->now_ns - start_mono : 0;
+	if (img->has_info && img->start_realtime_ns)
+		return img->start_realtime_ns + since;
+	/* No realtime reading: take the image's start to be the session's process start. */
+	ip->approximate = 1;
+	const struct gt_trace2_session *s = ip->sessions[0];
+	return (s->process_start_ns ? s->process_start_ns : s->first_ns) + since;
+}
+
+static void attribute(struct gt_phases *ph, struct gt_image_phases *ip, const struct gt_image *img)
+{
+	if (!ip->rows) {
+		ip->nrows = ph->t2.nrows;
+		ip->rows = gt_xcalloc(ip->nrows, sizeof(*ip->rows));
+	}
+	uint64_t t = call_realtime(ip, img);
+	uint32_t row = GT_TRACE2_OUTSIDE;
+	for (size_t i = 0; i < ip->nsessions; i++) {
+		struct gt_trace2_session *s = ip->sessions[i];
+		if (t >= s->first_ns && t <= s->last_ns) {
+			s->matched = ip->matched = 1;
+			row = gt_trace2_row_at(s, t);
+			break;
+		}
+	}
+	struct gt_phase_counts now = counters(img), *r = &ip->rows[row];
+	r->calls += now.calls - ip->last.calls;
+	r->allocations += now.allocations - ip->last.allocations;
+	r->bytes += now.bytes - ip->last.bytes;
+	r->temporary += now.temporary - ip->last.temporary;
+	r->allocator_ns += now.allocator_ns - ip->last.allocator_ns;
+	r->map_calls += now.map_calls - ip->last.map_calls;
+	ip->last = now;
+}
+
+void gt_phases_feed(struct gt_phases *ph, struct gt_model *m, const struct gt_block *b)
+{
+	struct gt_model_step s;
+	gt_model_step_begin(&s, m, b);
+	struct gt_image_phases *ip = image_phases(ph, s.img);
+	while (gt_model_step(&s))
+		if (ip->nsessions && s.rec.known && s.rec.raw.tag == GT_REC_CALL)
+			attribute(ph, ip, s.img);
+}
+
+void gt_phases_finish(struct gt_phases *ph)
+{
+	size_t matched = 0;
+	struct gt_trace2_session *s, *tmp;
+	HASH_ITER(hh, ph->t2.sessions, s, tmp)
+	matched += s->matched;
+	if (ph->t2.nsessions && !matched)
+		gt_warnf(
+			"trace2 file '%s': none of its %zu sessions matches a process of the trace "
+			"by pid and time (recorded in another run?): no phases",
+			ph->t2.path, ph->t2.nsessions);
+}
+
+/* Wall ns the session spent with each row innermost, added to ns[row]. */
+static void session_seconds(const struct gt_trace2_session *s, uint64_t *ns)
+{
+	for (size_t i = 0; i < s->nsegs; i++) {
+		uint64_t from = s->segs[i].t_ns,
+			 to = i + 1 < s->nsegs ? s->segs[i + 1].t_ns : s->last_ns;
+		if (to > from)
+			ns[s->segs[i].row] += to - from;
+	}
+}
+
+size_t gt_phases_of(const struct gt_phases *ph, const struct gt_image *img,
+		    struct gt_phase_row **rows, int *approximate)
+{
+	struct gt_image_phases *ip;
+	*rows = NULL;
+	HASH_FIND(hh, ph->images, &img->id, sizeof(img->id), ip);
+	if (!ip || !ip->matched)
+		return 0;
+	*approximate = ip->approximate;
+	uint64_t *ns = gt_xcalloc(ip->nrows, sizeof(*ns));
+	for (size_t i = 0; i < ip->nsessions; i++)
+		if (ip->sessions[i]->matched)
+			session_seconds(ip->sessions[i], ns);
+	double regions = 0;
+	for (size_t r = 1; r < ip->nrows; r++)
+		regions += (double)ns[r] / 1e9;
+	double wall = gt_image_wall_seconds(img);
+	*rows = gt_xcalloc(ip->nrows, sizeof(**rows));
+	size_t n = 0;
+	for (size_t r = 0; r < ip->nrows; r++) {
+		const struct gt_phase_counts *c = &ip->rows[r];
+		if (r != GT_TRACE2_OUTSIDE && !ns[r] && !c->calls)
+			continue;
+		struct gt_phase_row *out = &(*rows)[n++];
+		out->name = &ph->t2.rows[r];
+		out->counts = *c;
+		out->seconds = r == GT_TRACE2_OUTSIDE ? (wall > regions ? wall - regions : 0)
+						      : (double)ns[r] / 1e9;
+	}
+	free(ns);
+	return n;
+}
+
+void gt_phases_release(struct gt_phases *ph)
+{
+	struct gt_image_phases *ip, *tmp;
+	HASH_ITER(hh, ph->images, ip, tmp)
+	{
+		HASH_DEL(ph->images, ip);
+		free(ip->sessions);
+		free(ip->rows);
+		free(ip);
+	}
+	gt_trace2_release(&ph->t2);
+}
