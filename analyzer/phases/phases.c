@@ -48,17 +48,32 @@ static struct gt_phase_counts counters(const struct gt_image *img)
 	return c;
 }
 
+/*
+ * The same instant on the image's monotonic clock (*mono) and on the wall
+ * clock trace2 uses (*real); 1 if that is the IMAGE's realtime reading, 0
+ * if it is approximate: without one, the image is taken to start when its
+ * first session says the process started.
+ */
+static int clock_join(const struct gt_image_phases *ip, const struct gt_image *img, uint64_t *mono,
+		      uint64_t *real)
+{
+	*mono = img->has_info ? img->start_mono_ns : img->first_ns;
+	if (img->has_info && img->start_realtime_ns) {
+		*real = img->start_realtime_ns;
+		return 1;
+	}
+	const struct gt_trace2_session *s = ip->sessions[0];
+	*real = s->process_start_ns ? s->process_start_ns : s->first_ns;
+	return 0;
+}
+
 /* The call's time on the wall clock, in the time base of trace2. */
 static uint64_t call_realtime(struct gt_image_phases *ip, const struct gt_image *img)
 {
-	uint64_t start_mono = img->has_info ? img->start_mono_ns : img->first_ns;
-	uint64_t since = img->now_ns > start_mono ? img->now_ns - start_mono : 0;
-	if (img->has_info && img->start_realtime_ns)
-		return img->start_realtime_ns + since;
-	/* No realtime reading: take the image's start to be the session's process start. */
-	ip->approximate = 1;
-	const struct gt_trace2_session *s = ip->sessions[0];
-	return (s->process_start_ns ? s->process_start_ns : s->first_ns) + since;
+	uint64_t mono, real;
+	if (!clock_join(ip, img, &mono, &real))
+		ip->approximate = 1;
+	return real + (img->now_ns > mono ? img->now_ns - mono : 0);
 }
 
 static void attribute(struct gt_phases *ph, struct gt_image_phases *ip, const struct gt_image *img)
@@ -151,6 +166,36 @@ size_t gt_phases_of(const struct gt_phases *ph, const struct gt_image *img,
 						      : (double)ns[r] / 1e9;
 	}
 	free(ns);
+	return n;
+}
+
+size_t gt_phases_bands(const struct gt_phases *ph, const struct gt_image *img,
+		       struct gt_phase_band **bands)
+{
+	struct gt_image_phases *ip;
+	*bands = NULL;
+	HASH_FIND(hh, ph->images, &img->id, sizeof(img->id), ip);
+	if (!ip || !ip->matched)
+		return 0;
+	uint64_t mono, real;
+	clock_join(ip, img, &mono, &real);
+	size_t n = 0, cap = 0;
+	for (size_t i = 0; i < ip->nsessions; i++) {
+		const struct gt_trace2_session *s = ip->sessions[i];
+		for (size_t k = 0; s->matched && k < s->nsegs; k++) {
+			uint64_t from = s->segs[k].t_ns;
+			uint64_t to = k + 1 < s->nsegs ? s->segs[k + 1].t_ns : s->last_ns;
+			if (s->segs[k].row == GT_TRACE2_OUTSIDE || to <= from || from < real)
+				continue;
+			if (n == cap) {
+				cap = cap ? 2 * cap : 16;
+				*bands = gt_xrealloc(*bands, cap * sizeof(**bands));
+			}
+			(*bands)[n++] =
+				(struct gt_phase_band){mono + (from - real), mono + (to - real),
+						       &ph->t2.rows[s->segs[k].row]};
+		}
+	}
 	return n;
 }
 

@@ -71,6 +71,19 @@ void gt_phases_finish(struct gt_phases *ph);
 size_t gt_phases_of(const struct gt_phases *ph, const struct gt_image *img,
 		    struct gt_phase_row **rows, int *approximate);
 
+/* A time span of an image with one region innermost, on the image's monotonic clock. */
+struct gt_phase_band {
+	uint64_t from_ns, to_ns;
+	const struct gt_trace2_row *name;
+};
+
+/*
+ * The image's spans inside a region, in time order (the HTML timelines'
+ * bands). Returns how many were written to *bands (malloc'ed; free it).
+ */
+size_t gt_phases_bands(const struct gt_phases *ph, const struct gt_image *img,
+		       struct gt_phase_band **bands);
+
 void gt_phases_release(struct gt_phases *ph);
 
 #endif /* GT_PHASES_H */

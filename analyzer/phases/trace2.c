@@ -192,6 +192,11 @@ uint32_t gt_trace2_row_at(const struct gt_trace2_session *s, uint64_t t_ns)
 	return s->segs[lo].row;
 }
 
+void gt_trace2_row_name(char *buf, size_t size, const struct gt_trace2_row *r)
+{
+	snprintf(buf, size, "%s%s%s", r->category, *r->category ? ":" : "", r->label);
+}
+
 void gt_trace2_release(struct gt_trace2 *t)
 {
 	struct gt_trace2_session *s, *tmp;

@@ -70,6 +70,10 @@ size_t gt_trace2_read(struct gt_trace2 *t, const char *path);
 /* The innermost row of session s at time t_ns; GT_TRACE2_OUTSIDE outside its span. */
 uint32_t gt_trace2_row_at(const struct gt_trace2_session *s, uint64_t t_ns);
 
+/* "category:label" (just the label without a category), the way git's perf format names a region.
+ */
+void gt_trace2_row_name(char *buf, size_t size, const struct gt_trace2_row *r);
+
 void gt_trace2_release(struct gt_trace2 *t);
 
 #endif /* GT_TRACE2_H */

@@ -1,6 +1,5 @@
 /*
- * Phase tables (report_phases.h). A row is named "category:label", the way
- * git's trace2 perf format shows a region.
+ * Phase tables (report_phases.h), a row named "category:label".
  */
 #include "report_phases.h"
 
@@ -8,11 +7,6 @@
 #include <stdlib.h>
 
 #include "summary.h"
-
-static void row_name(char *buf, size_t size, const struct gt_trace2_row *r)
-{
-	snprintf(buf, size, "%s%s%s", r->category, *r->category ? ":" : "", r->label);
-}
 
 void gt_report_phases_text(FILE *out, const struct gt_phases *ph, const struct gt_image *img)
 {
@@ -30,7 +24,7 @@ void gt_report_phases_text(FILE *out, const struct gt_phases *ph, const struct g
 		const struct gt_phase_counts *c = &rows[i].counts;
 		char b[32], name[256];
 		gt_format_bytes(b, sizeof(b), c->bytes);
-		row_name(name, sizeof(name), rows[i].name);
+		gt_trace2_row_name(name, sizeof(name), rows[i].name);
 		fprintf(out, "  %-30.30s %7.3f %7" PRIu64 " %9s %7" PRIu64 " %7.3f %5" PRIu64 "\n",
 			name, rows[i].seconds, c->allocations, b, c->temporary,
 			(double)c->allocator_ns / 1e9, c->map_calls);
