@@ -81,12 +81,18 @@ void gt_report_diff_text(FILE *out, const struct gt_diff *d, size_t top)
 		text_process(out, &d->procs[i]);
 	size_t n = top && top < d->nsites ? top : d->nsites;
 	fprintf(out, "\nSites whose allocations changed most (all processes)\n");
-	fprintf(out, "  %10s %10s %11s  %s\n", "base", "new", "change", "function");
+	fprintf(out, "  %10s %10s %11s  %s\n", "base", "new", "change", "function <- its caller");
 	for (size_t i = 0; i < n; i++) {
 		const struct gt_diff_site *s = d->sites[i];
-		fprintf(out, "  %10" PRIu64 " %10" PRIu64 " %+11" PRId64 "  %.40s\n",
+		/* Sites differ by their whole stack: the caller tells apart rows of one function.
+		 */
+		char name[256];
+		snprintf(name, sizeof(name), "%s%s%s", s->site->function,
+			 s->site->nframes > 1 ? " <- " : "",
+			 s->site->nframes > 1 ? s->site->frames[1].function : "");
+		fprintf(out, "  %10" PRIu64 " %10" PRIu64 " %+11" PRId64 "  %.43s\n",
 			s->base.allocations, s->new.allocations,
-			(int64_t)(s->new.allocations - s->base.allocations), s->site->function);
+			(int64_t)(s->new.allocations - s->base.allocations), name);
 	}
 }
 
