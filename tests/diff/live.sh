@@ -26,7 +26,7 @@ log_raw "$work/new.zst"
 
 "$report" --diff --json "$work/base.zst" "$work/new.zst" >"$work/d.json" || fail "--diff failed"
 p='.processes[0]'
-check_eq "matched by argv" '["git","-C","'"$work/demo"'","log","--raw"]' \
+check_eq "matched by argv" '["'"$GIT"'","-C","'"$work/demo"'","log","--raw"]' \
 	"$(jq -c "$p | select(.base and .new) | .argv" "$work/d.json")"
 check_eq "more pack maps" true "$(jq "$p.delta.maps.pack.mmaps > 0" "$work/d.json")"
 check_eq "more pack unmaps" true "$(jq "$p.delta.maps.pack.munmaps > 0" "$work/d.json")"
@@ -40,7 +40,7 @@ set +e
 status=$?
 set -e
 check_eq "--fail-if-worse: exit status" 3 "$status"
-check_grep "--fail-if-worse: pack maps" "^gittrace-report: worse: pack maps of 'git -C .* log --raw'" \
+check_grep "--fail-if-worse: pack maps" "^gittrace-report: worse: pack maps of '$GIT -C .* log --raw'" \
 	"$work/err"
 
 "$report" --diff --json --fail-if-worse=0 "$work/new.zst" "$work/new.zst" >"$work/self.json" ||
