@@ -53,9 +53,9 @@ static void usage(void)
 	       "      --help          display this help and exit\n"
 	       "      --version       output version information and exit\n"
 	       "\n"
-	       "Exit status: 0 success, 1 bad input, 2 usage error, 3 --fail-if-worse\n"
-	       "tripped. A trace cut short is\n"
-	       "reported with a warning and \"complete\": false, not as an error.\n");
+	       "Exit status: 0 success, 1 bad input, 2 usage error, 3 --fail-if-worse found a\n"
+	       "process worse. A trace cut short is reported with a warning and\n"
+	       "\"complete\": false, not as an error; so is a damaged trace2 file.\n");
 }
 
 static long parse_number(const char *opt, const char *s, long max)
