@@ -5,7 +5,8 @@
 # hand-written trace2 session of pid 100 puts region test:setup over the
 # first 50 us, test:maps over 90-200 us (with test:inner-empty at 95-96 us
 # inside it) and exits at 1 s: the rows must be exactly those calls, and
-# add up to the process's totals.
+# add up to the process's totals. The same without the IMAGE's realtime
+# reading (make_trace --no-realtime): aligned by git's process start.
 #
 # usage: bash synthetic.sh REPORT MAKE_TRACE WORKDIR
 . "$(dirname "$0")/../lib.sh"
@@ -25,7 +26,7 @@ region() { # region enter|leave MICROSECONDS LABEL
 }
 {
 	event version 0 '"evt":"3","exe":"2.39.5"'
-	event start 0 '"t_abs":0.0,"argv":["git","log"]'
+	event start 10 '"t_abs":0.00001,"argv":["git","log"]'
 	region enter 0 setup
 	region leave 50 setup
 	region enter 90 maps
@@ -71,6 +72,20 @@ check_grep "text: the table" '^  phases \(innermost trace2 region\):$' "$work/r.
 check_grep "text: a row" '^  test:setup +0\.000 +10 +760 B +7 ' "$work/r.txt"
 "$report" --html "$work/r.html" --trace2 "$work/t2.json" "$work/t.zst" || fail "--html failed"
 check_grep "html: the bands" '"phases":\[\[[0-9.e-]+,[0-9.e-]+,"test:setup"\]' "$work/r.html"
+
+# An IMAGE without the realtime reading: aligned by the session's process
+# start (the start event's time less t_abs: 22:13:20.000000 here), the same
+# rows, said to be approximate.
+"$make_trace" "$work/norealtime.zst" --no-realtime || fail "make_trace --no-realtime failed"
+"$report" --json --trace2 "$work/t2.json" "$work/norealtime.zst" >"$work/approx.json" ||
+	fail "gittrace-report on --no-realtime failed"
+check_eq "no realtime: approximate" true "$(jq "$a.phases_approximate" "$work/approx.json")"
+check_eq "no realtime: the same rows" "$(jq -c "[$a.phases[] | [.name, .calls]]" "$work/r.json")" \
+	"$(jq -c "[$a.phases[] | [.name, .calls]]" "$work/approx.json")"
+"$report" --trace2 "$work/t2.json" "$work/norealtime.zst" >"$work/approx.txt" ||
+	fail "text report on --no-realtime failed"
+check_grep "no realtime: the text says so" 'aligned by git.s process start, approximate' \
+	"$work/approx.txt"
 
 # Without trace2 data: no phases, and how to get them.
 "$report" "$work/t.zst" >"$work/none.txt" || fail "report failed"
