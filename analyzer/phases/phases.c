@@ -86,7 +86,7 @@ static void attribute(struct gt_phases *ph, struct gt_image_phases *ip, const st
 	uint32_t row = GT_TRACE2_OUTSIDE;
 	for (size_t i = 0; i < ip->nsessions; i++) {
 		struct gt_trace2_session *s = ip->sessions[i];
-		if (t >= s->first_ns && t <= s->last_ns) {
+		if (gt_trace2_holds(s, t)) {
 			s->matched = ip->matched = 1;
 			row = gt_trace2_row_at(s, t);
 			break;

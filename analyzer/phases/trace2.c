@@ -119,6 +119,8 @@ static int apply_event(struct gt_trace2 *t, json_t *ev)
 		if (t_abs >= 0 && t_abs * 1e9 < (double)ns)
 			s->process_start_ns = ns - (uint64_t)(t_abs * 1e9);
 	}
+	if (!strcmp(event, "exit") || !strcmp(event, "atexit"))
+		s->exited = 1;
 	if (!thread || strcmp(thread, "main"))
 		return 1;
 	if (!strcmp(event, "region_enter")) {
@@ -175,6 +177,11 @@ size_t gt_trace2_read(struct gt_trace2 *t, const char *path)
 			 " lines are not trace2 events (first: line %" PRIu64 "); they are skipped",
 			 path, bad, lines, first_bad);
 	return t->nsessions;
+}
+
+int gt_trace2_holds(const struct gt_trace2_session *s, uint64_t t_ns)
+{
+	return t_ns >= s->first_ns && (t_ns <= s->last_ns || !s->exited);
 }
 
 uint32_t gt_trace2_row_at(const struct gt_trace2_session *s, uint64_t t_ns)

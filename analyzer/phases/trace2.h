@@ -35,6 +35,7 @@ struct gt_trace2_session {
 	uint32_t pid;
 	int has_pid;
 	uint64_t first_ns, last_ns; /* earliest and latest event */
+	int exited;		    /* an "exit" or "atexit" event was seen */
 	/* The process's start as git measured it ("start": time less t_abs); 0 if unknown. */
 	uint64_t process_start_ns;
 	struct gt_trace2_segment *segs; /* in time order */
@@ -67,7 +68,14 @@ struct gt_trace2 {
  */
 size_t gt_trace2_read(struct gt_trace2 *t, const char *path);
 
-/* The innermost row of session s at time t_ns; GT_TRACE2_OUTSIDE outside its span. */
+/*
+ * Whether t_ns is within the session: from its first event to its last, or
+ * on from its first when it never exited (cut short or killed: its process
+ * went on, and a call then is still its).
+ */
+int gt_trace2_holds(const struct gt_trace2_session *s, uint64_t t_ns);
+
+/* The innermost row of session s at time t_ns; GT_TRACE2_OUTSIDE outside its events' span. */
 uint32_t gt_trace2_row_at(const struct gt_trace2_session *s, uint64_t t_ns);
 
 /* "category:label" (just the label without a category), the way git's perf format names a region.

@@ -66,6 +66,33 @@ check_grep "damaged: says which line" "1 of $lines lines are not trace2 events \
 check_eq "damaged: the rest still gives phases" 1 "$(phases damaged)"
 check_grep "other JSON: every line skipped" "4 of 4 lines are not trace2 events" "$work/other.err"
 
+# Fuzz-ish: the good file cut at 9 points, and with one byte overwritten
+# there (a quote, a brace, a digit, a newline): never a crash, at most one
+# warning, a valid report.
+bad=0
+for i in $(seq 1 9); do
+	at=$((size * i / 10))
+	head -c "$at" "$work/good.json" >"$work/mut.cut.json"
+	for byte in quote brace digit newline; do
+		{
+			head -c "$at" "$work/good.json"
+			case $byte in
+			quote) printf '"' ;; brace) printf '}' ;; digit) printf 7 ;; newline) printf '\n' ;;
+			esac
+			tail -c +$((at + 2)) "$work/good.json"
+		} >"$work/mut.$byte.json"
+	done
+	for f in "$work"/mut.*.json; do
+		if ! "$report" --json --trace2 "$f" "$work/t.zst" >"$work/mut.out" 2>"$work/mut.err" ||
+			! jq -e '.processes | length > 0' "$work/mut.out" >/dev/null ||
+			[ "$(wc -l <"$work/mut.err")" -gt 1 ]; then
+			bad=$((bad + 1))
+			echo "$(basename "$f") at byte $at: $(cat "$work/mut.err")" >&2
+		fi
+	done
+done
+check_eq "mutated trace2 files: reports without a crash or a second warning" 0 "$bad"
+
 set +e
 "$report" --trace2 "$work/missing.json" "$work/t.zst" >/dev/null 2>"$work/missing.err"
 status=$?
