@@ -157,10 +157,7 @@ static void json_process(struct gt_json *j, const struct gt_diff *d, const struc
 	const struct gt_image *img = either(dp)->img;
 	gt_json_begin_object(j);
 	gt_json_key(j, "argv");
-	gt_json_begin_array(j);
-	for (size_t i = 0; i < img->argc; i++)
-		gt_json_str(j, img->argv[i]);
-	gt_json_end_array(j);
+	gt_json_strs(j, img->argv, img->argc);
 	gt_json_key(j, "base");
 	if (dp->base)
 		gt_report_json_process(j, d->base, dp->base, top);

@@ -37,14 +37,6 @@ static void by_kind(struct gt_json *j, const struct gt_kind_stats *k)
 	gt_json_end_object(j);
 }
 
-static void strings(struct gt_json *j, char *const *v, size_t n)
-{
-	gt_json_begin_array(j);
-	for (size_t i = 0; i < n; i++)
-		gt_json_str(j, v[i]);
-	gt_json_end_array(j);
-}
-
 static void prediction(struct gt_json *j, const char *remedy, const struct gt_prediction *p)
 {
 	gt_json_begin_object(j);
@@ -71,9 +63,9 @@ static void verdict(struct gt_json *j, const struct gt_verdict *v)
 	gt_json_kv_bool(j, "shares_of_wall_time", v->shares_of_wall);
 	gt_json_kv_str(j, "headline", v->headline);
 	gt_json_key(j, "evidence");
-	strings(j, v->evidence, v->nevidence);
+	gt_json_strs(j, v->evidence, v->nevidence);
 	gt_json_key(j, "suggestions");
-	strings(j, v->suggestions, v->nsuggestions);
+	gt_json_strs(j, v->suggestions, v->nsuggestions);
 	gt_json_end_object(j);
 }
 
@@ -126,10 +118,10 @@ void gt_report_json_process(struct gt_json *j, const struct gt_summary *s, const
 	snprintf(id, sizeof(id), "%016llx", (unsigned long long)img->parent_image_id);
 	gt_json_str(j, id);
 	gt_json_key(j, "argv");
-	strings(j, img->argv, img->argc);
+	gt_json_strs(j, img->argv, img->argc);
 	gt_json_kv_str(j, "exe", img->exe);
 	gt_json_key(j, "env");
-	strings(j, img->env, img->envc);
+	gt_json_strs(j, img->env, img->envc);
 	gt_json_kv_double(j, "wall_seconds", p->wall);
 	gt_json_kv_double(j, "cpu_seconds", p->cpu);
 	gt_json_kv_double(j, "tracer_seconds", p->tracer_s);
