@@ -187,8 +187,8 @@ int main(int argc, char **argv)
 		gt_usage_error("--diff needs two traces: BASE NEW");
 	if (is_diff && mode != MODE_TEXT && mode != MODE_JSON)
 		gt_usage_error("--diff prints text or --json only");
-	if (is_diff && trace2)
-		gt_usage_error("--trace2 does not go with --diff");
+	if (trace2 && (is_diff || mode == MODE_DUMP || mode == MODE_FOLDED))
+		gt_usage_error("--trace2 goes with the text, --json and --html reports");
 	if (!is_diff && fail_pct >= 0)
 		gt_usage_error("--fail-if-worse goes with --diff");
 	if (!npaths)
