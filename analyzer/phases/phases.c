@@ -10,10 +10,26 @@
 
 #include "die.h"
 
+/* By pid, then by first event: an exec'd git's session after its parent's. */
+static int by_pid(const void *pa, const void *pb)
+{
+	const struct gt_trace2_session *a = *(struct gt_trace2_session *const *)pa;
+	const struct gt_trace2_session *b = *(struct gt_trace2_session *const *)pb;
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	return a->first_ns < b->first_ns ? -1 : a->first_ns > b->first_ns;
+}
+
 void gt_phases_init(struct gt_phases *ph, const char *path)
 {
 	memset(ph, 0, sizeof(*ph));
 	gt_trace2_read(&ph->t2, path);
+	/* Sorted by pid, so that each image finds its sessions in log time. */
+	ph->by_pid = gt_xcalloc(ph->t2.nsessions + 1, sizeof(*ph->by_pid));
+	for (struct gt_trace2_session *s = ph->t2.sessions; s; s = s->hh.next)
+		if (s->has_pid)
+			ph->by_pid[ph->nby_pid++] = s;
+	qsort(ph->by_pid, ph->nby_pid, sizeof(*ph->by_pid), by_pid);
 }
 
 /* The image's phase state; one with no session when its pid has none. */
@@ -25,15 +41,17 @@ static struct gt_image_phases *image_phases(struct gt_phases *ph, const struct g
 		return ip;
 	ip = gt_xcalloc(1, sizeof(*ip));
 	ip->image_id = img->id;
-	struct gt_trace2_session *s, *tmp;
-	HASH_ITER(hh, ph->t2.sessions, s, tmp)
-	{
-		if (!s->has_pid || s->pid != img->pid)
-			continue;
-		ip->sessions =
-			gt_xrealloc(ip->sessions, (ip->nsessions + 1) * sizeof(*ip->sessions));
-		ip->sessions[ip->nsessions++] = s;
+	size_t lo = 0, hi = ph->nby_pid; /* the first session of a pid >= img->pid */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ph->by_pid[mid]->pid < img->pid)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
+	ip->sessions = ph->by_pid + lo;
+	while (lo + ip->nsessions < ph->nby_pid && ph->by_pid[lo + ip->nsessions]->pid == img->pid)
+		ip->nsessions++;
 	HASH_ADD(hh, ph->images, image_id, sizeof(ip->image_id), ip);
 	return ip;
 }
@@ -205,9 +223,9 @@ void gt_phases_release(struct gt_phases *ph)
 	HASH_ITER(hh, ph->images, ip, tmp)
 	{
 		HASH_DEL(ph->images, ip);
-		free(ip->sessions);
 		free(ip->rows);
 		free(ip);
 	}
+	free(ph->by_pid);
 	gt_trace2_release(&ph->t2);
 }

@@ -32,7 +32,7 @@ struct gt_phase_counts {
 /* Per image: its sessions and the counts by row (the trace2 rows). */
 struct gt_image_phases {
 	uint64_t image_id;		     /* key */
-	struct gt_trace2_session **sessions; /* of its pid */
+	struct gt_trace2_session **sessions; /* of its pid: a run of gt_phases.by_pid */
 	size_t nsessions;
 	int matched;	 /* a call fell inside one of its sessions */
 	int approximate; /* aligned by trace2's process start, not by the realtime clock */
@@ -43,6 +43,8 @@ struct gt_image_phases {
 
 struct gt_phases {
 	struct gt_trace2 t2;
+	struct gt_trace2_session **by_pid; /* the sessions with a pid, by pid */
+	size_t nby_pid;
 	struct gt_image_phases *images; /* uthash by image id */
 };
 
