@@ -101,14 +101,19 @@ static void attribute(struct gt_phases *ph, struct gt_image_phases *ip, const st
 		ip->rows = gt_xcalloc(ip->nrows, sizeof(*ip->rows));
 	}
 	uint64_t t = call_realtime(ip, img);
+	/*
+	 * The latest session that holds t: a git that execs another in the
+	 * same process never writes "exit", so its session holds the next one's
+	 * calls too.
+	 */
+	struct gt_trace2_session *in = NULL;
+	for (size_t i = 0; i < ip->nsessions; i++)
+		if (gt_trace2_holds(ip->sessions[i], t))
+			in = ip->sessions[i];
 	uint32_t row = GT_TRACE2_OUTSIDE;
-	for (size_t i = 0; i < ip->nsessions; i++) {
-		struct gt_trace2_session *s = ip->sessions[i];
-		if (gt_trace2_holds(s, t)) {
-			s->matched = ip->matched = 1;
-			row = gt_trace2_row_at(s, t);
-			break;
-		}
+	if (in) {
+		in->matched = ip->matched = 1;
+		row = gt_trace2_row_at(in, t);
 	}
 	struct gt_phase_counts now = counters(img), *r = &ip->rows[row];
 	r->calls += now.calls - ip->last.calls;
