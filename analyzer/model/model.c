@@ -113,6 +113,7 @@ static void apply_image(struct gt_image *img, const struct gt_rec_image *r)
 	img->page_size = r->page_size;
 	img->stack_depth = r->stack_depth;
 	img->clock_overhead_ns = r->clock_overhead_ns;
+	img->timed_one_in = r->timed_one_in ? r->timed_one_in : 1;
 	img->exe = gt_xstrndup(r->exe.p, r->exe.len);
 	img->cwd = gt_xstrndup(r->cwd.p, r->cwd.len);
 	img->argc = r->argc;
@@ -356,26 +357,28 @@ static void apply_call(struct gt_model *m, struct gt_image *img, const struct gt
 	struct gt_heap_thread *th = &img->cur->heap;
 	struct gt_heap *h = &img->heap;
 	img->calls[c->fn]++;
+	/* A sampled call stands for timed_one_in calls in sums of time (format.h). */
+	uint64_t weight = !c->timed ? 0 : c->sampled ? img->timed_one_in : 1;
 	/* The measured interval holds one clock reading besides the call. */
 	uint64_t dur = c->dur_ns > img->clock_overhead_ns ? c->dur_ns - img->clock_overhead_ns : 0;
 	uint64_t cap = plausible_ns(call_bytes(img, c));
 	if (dur > cap) {
-		img->capped_calls++;
-		img->capped_ns += dur - cap;
+		img->capped_calls += weight;
+		img->capped_ns += (dur - cap) * weight;
 		dur = cap;
 	}
-	img->fn_ns[c->fn] += dur;
+	img->fn_ns[c->fn] += dur * weight;
 	/*
 	 * The allocator's calls by duration, those under a page only: a large
 	 * block at a new top of the heap is slow because its pages fault in,
 	 * which another allocator pays too.
 	 */
-	if (c->fn <= GT_FN_PVALLOC &&
+	if (weight && c->fn <= GT_FN_PVALLOC &&
 	    call_bytes(img, c) < (img->page_size ? img->page_size : 4096)) {
 		int bucket = dur ? 63 - __builtin_clzll(dur) : 0;
 		bucket = bucket < GT_DURATION_BUCKETS ? bucket : GT_DURATION_BUCKETS - 1;
-		img->alloc_durations[bucket]++;
-		img->alloc_duration_ns[bucket] += dur;
+		img->alloc_durations[bucket] += weight;
+		img->alloc_duration_ns[bucket] += dur * weight;
 	}
 	img->events++;
 	m->events++;

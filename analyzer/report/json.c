@@ -202,6 +202,15 @@ void gt_json_kv_str(struct gt_json *j, const char *key, const char *s)
 	gt_json_str(j, s);
 }
 
+void gt_json_kv_str_or_null(struct gt_json *j, const char *key, const char *s)
+{
+	gt_json_key(j, key);
+	if (s)
+		gt_json_str(j, s);
+	else
+		gt_json_null(j);
+}
+
 void gt_json_kv_bool(struct gt_json *j, const char *key, int v)
 {
 	gt_json_key(j, key);

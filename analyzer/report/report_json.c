@@ -69,30 +69,35 @@ static void verdict(struct gt_json *j, const struct gt_verdict *v)
 	gt_json_end_object(j);
 }
 
+static void frame(struct gt_json *j, const struct gt_frame *f)
+{
+	gt_json_begin_object(j);
+	gt_json_kv_str(j, "function", f->function);
+	gt_json_kv_str_or_null(j, "file", f->file);
+	gt_json_kv_int(j, "line", f->line);
+	gt_json_kv_str_or_null(j, "module", f->module);
+	gt_json_kv_bool(j, "in_program", f->in_program);
+	gt_json_end_object(j);
+}
+
 static void site(struct gt_json *j, const struct gt_site *st)
 {
 	gt_json_begin_object(j);
 	gt_json_kv_str(j, "function", st->function);
 	gt_json_key(j, "frames");
 	gt_json_begin_array(j);
-	for (size_t i = 0; i < st->nframes; i++) {
-		const struct gt_frame *f = &st->frames[i];
-		gt_json_begin_object(j);
-		gt_json_kv_str(j, "function", f->function);
-		gt_json_key(j, "file");
-		if (f->file)
-			gt_json_str(j, f->file);
-		else
-			gt_json_null(j);
-		gt_json_kv_int(j, "line", f->line);
-		gt_json_key(j, "module");
-		if (f->module)
-			gt_json_str(j, f->module);
-		else
-			gt_json_null(j);
-		gt_json_end_object(j);
-	}
+	for (size_t i = 0; i < st->nframes; i++)
+		frame(j, &st->frames[i]);
 	gt_json_end_array(j);
+	gt_json_key(j, "caller");
+	if (st->caller < st->nframes) {
+		gt_json_begin_object(j);
+		gt_json_kv_uint(j, "frame", st->caller);
+		gt_json_kv_str(j, "function", st->frames[st->caller].function);
+		gt_json_end_object(j);
+	} else {
+		gt_json_null(j);
+	}
 	gt_json_kv_uint(j, "allocations", st->allocations);
 	gt_json_kv_uint(j, "bytes", st->bytes);
 	gt_json_kv_uint(j, "temporary", st->temporary);

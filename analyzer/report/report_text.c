@@ -150,19 +150,55 @@ static void maps_table(FILE *out, const struct gt_proc *p)
 
 typedef int cmp_fn(const void *, const void *);
 
-static void site_line(FILE *out, const struct gt_site *st)
+/* " (file:line)" of f, file without its directories; "" without line info. */
+static void location(char *buf, size_t size, const struct gt_frame *f)
 {
-	char b[32], loc[64] = "";
-	const struct gt_frame *f = st->nframes ? &st->frames[0] : NULL;
+	buf[0] = '\0';
 	if (f && f->file) {
 		const char *slash = strrchr(f->file, '/');
-		snprintf(loc, sizeof(loc), " (%s:%d)", slash ? slash + 1 : f->file, f->line);
+		snprintf(buf, size, " (%s:%d)", slash ? slash + 1 : f->file, f->line);
 	}
+}
+
+/* Prints text cut to the columns left on a line; "←" is 3 bytes and 1
+ * column, and a cut never splits a UTF-8 sequence. */
+static void cut_line(FILE *out, const char *text, int columns)
+{
+	size_t len = strlen(text), max = columns > 0 ? (size_t)columns : 0;
+	if (strstr(text, "←"))
+		max += 2;
+	if (len > max) {
+		len = max;
+		while (len > 0 && ((unsigned char)text[len] & 0xc0) == 0x80)
+			len--;
+	}
+	fprintf(out, "%.*s\n", (int)len, text);
+}
+
+/* The site, and the program's own caller beside it when the site is in a
+ * library or a generic helper: "deflateInit2_ ← do_compress (file:line)",
+ * the caller on a line of its own when both do not fit. */
+static void site_line(FILE *out, const struct gt_site *st)
+{
+	char b[32], loc[64];
+	const struct gt_frame *caller = st->caller < st->nframes ? &st->frames[st->caller] : NULL;
+	location(loc, sizeof(loc), caller ? caller : st->nframes ? &st->frames[0] : NULL);
 	int n = fprintf(out, "    %9" PRIu64 " %10s %8" PRIu64 "  ", st->allocations,
 			bytes(b, st->bytes), st->temporary);
-	char name[512];
-	snprintf(name, sizeof(name), "%s%s", st->function, loc);
-	fprintf(out, "%.*s\n", WIDTH - n, name);
+	char name[640], from[512];
+	if (!caller) {
+		snprintf(name, sizeof(name), "%s%s", st->function, loc);
+		cut_line(out, name, WIDTH - n);
+		return;
+	}
+	snprintf(name, sizeof(name), "%s ← %s%s", st->function, caller->function, loc);
+	if ((int)strlen(name) - 2 <= WIDTH - n) {
+		cut_line(out, name, WIDTH - n);
+		return;
+	}
+	cut_line(out, st->function, WIDTH - n);
+	snprintf(from, sizeof(from), "%*s← %s%s", n + 2, "", caller->function, loc);
+	cut_line(out, from, WIDTH);
 }
 
 static void sites(FILE *out, const struct gt_proc *p, size_t top, const char *title, cmp_fn *cmp)
@@ -177,7 +213,7 @@ static void sites(FILE *out, const struct gt_proc *p, size_t top, const char *ti
 		qsort(v, p->nsites, sizeof(*v), cmp);
 	size_t n = top && top < p->nsites ? top : p->nsites;
 	fprintf(out, "  top sites by %s:\n    %9s %10s %8s  %s\n", title, "allocs", "bytes", "temp",
-		"function (file:line)");
+		"function [← program's caller] (file:line)");
 	for (size_t i = 0; i < n; i++)
 		site_line(out, v[i]);
 	free(v);
@@ -229,11 +265,8 @@ void gt_report_text(FILE *out, const struct gt_summary *s, size_t top)
 		for (size_t i = 0; i < s->nstripped; i++)
 			used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s",
 						 i ? ", " : "", s->stripped[i]);
-		char note[1200];
-		snprintf(note, sizeof(note),
-			 "%s stripped: sites there show module+offset; symbols need debug info "
-			 "(e.g. Debian's git-dbgsym) or a self-built git",
-			 buf);
+		char note[1600];
+		snprintf(note, sizeof(note), "%s stripped: %s", buf, gt_stripped_advice);
 		wrap(out, "note: ", 6, note);
 	}
 	tree(out, s);

@@ -147,6 +147,7 @@ static void build_sites(struct gt_summary *s, struct gt_proc *p)
 				site->nframes = n - first;
 				site->frames = f;
 				site->function = site->frames[0].function;
+				site->caller = gt_program_caller(site->frames, site->nframes);
 			} else {
 				free(f);
 				site->function = "?";

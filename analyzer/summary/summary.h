@@ -31,6 +31,9 @@ struct gt_site {
 	char *function; /* the site frame's function (or module+0xoff, ?) */
 	struct gt_frame *frames;
 	size_t nframes;
+	/* frames[caller] is the traced program's own caller shown beside the
+	 * site (gt_program_caller); nframes when there is none */
+	size_t caller;
 	int shared; /* key and frames belong to the summary's gt_site_frames */
 	uint64_t allocations, bytes, temporary, leaked_allocations, leaked_bytes;
 	UT_hash_handle hh;

@@ -85,17 +85,19 @@ static void flush_block(uint64_t image, uint32_t pid, uint32_t seq, uint64_t bas
 		fprintf(stderr, "make_trace: zstd: %s\n", ZSTD_getErrorName(fsz));
 		exit(1);
 	}
-	struct gt_block_header h = {GT_BLOCK_MAGIC,
-				    GT_FORMAT_MAJOR,
-				    GT_FORMAT_MINOR,
-				    image,
-				    pid,
-				    seq,
-				    (uint32_t)fsz,
-				    (uint32_t)len,
-				    nrec,
-				    0,
-				    base};
+	/* Format 1.2 blocks, records one after another: readers keep reading them. */
+	struct gt_block_header h = {
+		.magic = GT_BLOCK_MAGIC,
+		.major = 1,
+		.minor = 2,
+		.image_id = image,
+		.pid = pid,
+		.seq = seq,
+		.frame_size = (uint32_t)fsz,
+		.raw_size = (uint32_t)len,
+		.records = nrec,
+		.base_ns = base,
+	};
 	uint8_t hb[GT_SKIPPABLE_PREFIX_SIZE + GT_BLOCK_HEADER_SIZE];
 	gt_block_header_encode(hb, &h);
 	fwrite(hb, 1, sizeof(hb), out);

@@ -88,9 +88,9 @@ static void verdict(FILE *out, const struct gt_summary *s)
 			fputs(i ? ", " : "", out);
 			gt_html_text(out, s->stripped[i]);
 		}
-		fputs(". Sites there show module+offset; symbols need debug info (e.g. Debian's "
-		      "git-dbgsym) or a self-built git.</p>\n",
-		      out);
+		fputs(": ", out);
+		gt_html_text(out, gt_stripped_advice);
+		fputs(".</p>\n", out);
 	}
 	fputs("</section>\n", out);
 }
