@@ -6,12 +6,14 @@
 #define _DEFAULT_SOURCE /* timegm, getline */
 #include "trace2.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "die.h"
@@ -138,26 +140,31 @@ static int apply_event(struct gt_trace2 *t, json_t *ev)
 	return 1;
 }
 
-size_t gt_trace2_read(struct gt_trace2 *t, const char *path)
+/* What reading found wrong, for one warning at the end. */
+struct read_stats {
+	uint64_t lines, bad, first_bad;
+	char *bad_file; /* the file of the first bad line */
+	int cut;	/* the only bad line is the incomplete last line of its file */
+};
+
+static void read_file(struct gt_trace2 *t, const char *path, struct read_stats *st)
 {
-	memset(t, 0, sizeof(*t));
-	t->path = path;
-	row_of(t, "", "(outside any region)");
 	FILE *f = fopen(path, "r");
 	if (!f)
 		gt_die("cannot open '%s': %s", path, strerror(errno));
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
-	uint64_t lines = 0, bad = 0, first_bad = 0;
-	int cut = 0;
+	uint64_t n = 0;
 	while ((len = getline(&line, &cap, f)) > 0) {
-		lines++;
-		cut = line[len - 1] != '\n';
+		n++;
 		json_t *ev = json_loadb(line, (size_t)len, JSON_DECODE_ANY, NULL);
 		if (!ev || !apply_event(t, ev)) {
-			if (!bad++)
-				first_bad = lines;
+			st->cut = !st->bad && line[len - 1] != '\n';
+			if (!st->bad++) {
+				st->first_bad = n;
+				st->bad_file = gt_xstrndup(path, strlen(path));
+			}
 		}
 		json_decref(ev);
 	}
@@ -166,16 +173,54 @@ size_t gt_trace2_read(struct gt_trace2 *t, const char *path)
 	fclose(f);
 	if (failed)
 		gt_die("cannot read '%s'", path);
-	if (!lines)
+	st->lines += n;
+}
+
+/* Every regular file of a directory (GIT_TRACE2_EVENT=DIR: one file a process), by name. */
+static void read_dir(struct gt_trace2 *t, const char *dir, struct read_stats *st)
+{
+	struct dirent **names;
+	int n = scandir(dir, &names, NULL, alphasort);
+	if (n < 0)
+		gt_die("cannot read '%s': %s", dir, strerror(errno));
+	for (int i = 0; i < n; i++) {
+		size_t len = strlen(dir) + strlen(names[i]->d_name) + 2;
+		char *path = gt_xmalloc(len);
+		snprintf(path, len, "%s/%s", dir, names[i]->d_name);
+		struct stat sb;
+		if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode))
+			read_file(t, path, st);
+		free(path);
+		free(names[i]);
+	}
+	free(names);
+}
+
+size_t gt_trace2_read(struct gt_trace2 *t, const char *path)
+{
+	memset(t, 0, sizeof(*t));
+	t->path = path;
+	row_of(t, "", "(outside any region)");
+	struct read_stats st = {0};
+	struct stat sb;
+	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+		read_dir(t, path, &st);
+	else
+		read_file(t, path, &st);
+	if (!st.lines)
 		gt_warnf("trace2 file '%s' is empty: no phases", path);
-	else if (cut && bad && first_bad == lines && bad == 1)
+	else if (st.cut && st.bad == 1)
 		gt_warnf("trace2 file '%s' is cut short (its last line is incomplete): phases "
 			 "after it are missing",
-			 path);
-	else if (bad)
+			 st.bad_file);
+	else if (st.bad)
 		gt_warnf("trace2 file '%s': %" PRIu64 " of %" PRIu64
-			 " lines are not trace2 events (first: line %" PRIu64 "); they are skipped",
-			 path, bad, lines, first_bad);
+			 " lines are not trace2 events (first: line %" PRIu64 "%s%s); they are "
+			 "skipped",
+			 path, st.bad, st.lines, st.first_bad,
+			 strcmp(st.bad_file, path) ? " of " : "",
+			 strcmp(st.bad_file, path) ? st.bad_file : "");
+	free(st.bad_file);
 	return t->nsessions;
 }
 

@@ -60,7 +60,8 @@ struct gt_trace2 {
 };
 
 /*
- * Reads the stream at path. Never dies on its content: an empty file, a
+ * Reads the stream at path: a file, or a directory of them (git writes a
+ * file per process into GIT_TRACE2_EVENT=DIR). Never dies on its content: an empty file, a
  * line that is not a trace2 event (damaged, cut, another program's) get
  * one warning line (gt_warnf) each kind, and what could be read is kept.
  * Dies only if the file cannot be opened or read. Returns the number of

@@ -53,6 +53,16 @@ check_grep "text: a row" '^  test:setup +0\.000 +10 +760 B +7 ' "$work/r.txt"
 "$report" --html "$work/r.html" --trace2 "$work/t2.json" "$work/t.zst" || fail "--html failed"
 check_grep "html: the bands" '"phases":\[\[[0-9.e-]+,[0-9.e-]+,"test:setup"\]' "$work/r.html"
 
+# GIT_TRACE2_EVENT=DIR: a file per process in a directory, read in name order.
+mkdir "$work/t2.d"
+cp "$work/t2.json" "$work/t2.d/20231114T221320.000000Z-H0a7c9cdf-P00000064"
+: >"$work/t2.d/other"
+"$report" --json --trace2 "$work/t2.d" "$work/t.zst" >"$work/dir.json" 2>"$work/dir.err" ||
+	fail "gittrace-report --trace2 DIR failed: $(cat "$work/dir.err")"
+check_eq "a directory: no warning" "" "$(cat "$work/dir.err")"
+check_eq "a directory: the same rows" "$(jq -c "$a.phases" "$work/r.json")" \
+	"$(jq -c "$a.phases" "$work/dir.json")"
+
 # An IMAGE without the realtime reading: aligned by the session's process
 # start (the start event's time less t_abs: 22:13:20.000000 here), the same
 # rows, said to be approximate.
