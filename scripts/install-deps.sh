@@ -6,7 +6,7 @@
 # carries it (the two conflict; apt swaps them).
 set -e
 packages="build-essential cmake pkg-config git zstd jq strace ltrace time
-	libunwind-dev uthash-dev libzstd-dev libdw-dev libelf-dev
+	libunwind-dev uthash-dev libzstd-dev libdw-dev libelf-dev libjansson-dev
 	libmimalloc2.0 libjemalloc2 chromium clang libclang-rt-14-dev"
 missing=""
 for p in $packages; do

@@ -7,6 +7,7 @@
 
 #include "json.h"
 #include "mapkind.h"
+#include "report_phases.h"
 
 static void calls(struct gt_json *j, const uint64_t *c)
 {
@@ -36,14 +37,6 @@ static void by_kind(struct gt_json *j, const struct gt_kind_stats *k)
 	gt_json_end_object(j);
 }
 
-static void strings(struct gt_json *j, char *const *v, size_t n)
-{
-	gt_json_begin_array(j);
-	for (size_t i = 0; i < n; i++)
-		gt_json_str(j, v[i]);
-	gt_json_end_array(j);
-}
-
 static void prediction(struct gt_json *j, const char *remedy, const struct gt_prediction *p)
 {
 	gt_json_begin_object(j);
@@ -70,9 +63,9 @@ static void verdict(struct gt_json *j, const struct gt_verdict *v)
 	gt_json_kv_bool(j, "shares_of_wall_time", v->shares_of_wall);
 	gt_json_kv_str(j, "headline", v->headline);
 	gt_json_key(j, "evidence");
-	strings(j, v->evidence, v->nevidence);
+	gt_json_strs(j, v->evidence, v->nevidence);
 	gt_json_key(j, "suggestions");
-	strings(j, v->suggestions, v->nsuggestions);
+	gt_json_strs(j, v->suggestions, v->nsuggestions);
 	gt_json_end_object(j);
 }
 
@@ -141,7 +134,8 @@ static void site(struct gt_json *j, const struct gt_site *st)
 	gt_json_end_object(j);
 }
 
-static void process(struct gt_json *j, const struct gt_proc *p, size_t top)
+void gt_report_json_process(struct gt_json *j, const struct gt_summary *s, const struct gt_proc *p,
+			    size_t top)
 {
 	const struct gt_image *img = p->img;
 	const struct gt_heap *h = &img->heap;
@@ -157,10 +151,10 @@ static void process(struct gt_json *j, const struct gt_proc *p, size_t top)
 	snprintf(id, sizeof(id), "%016llx", (unsigned long long)img->parent_image_id);
 	gt_json_str(j, id);
 	gt_json_key(j, "argv");
-	strings(j, img->argv, img->argc);
+	gt_json_strs(j, img->argv, img->argc);
 	gt_json_kv_str(j, "exe", img->exe);
 	gt_json_key(j, "env");
-	strings(j, img->env, img->envc);
+	gt_json_strs(j, img->env, img->envc);
 	gt_json_kv_double(j, "wall_seconds", p->wall);
 	gt_json_kv_double(j, "cpu_seconds", p->cpu);
 	gt_json_kv_double(j, "tracer_seconds", p->tracer_s);
@@ -241,6 +235,7 @@ static void process(struct gt_json *j, const struct gt_proc *p, size_t top)
 	for (size_t i = 0; i < n; i++)
 		site(j, p->sites[i]);
 	gt_json_end_array(j);
+	gt_report_phases_json(j, s->phases, img);
 	gt_json_end_object(j);
 }
 
@@ -271,7 +266,7 @@ void gt_report_json(FILE *out, const struct gt_summary *s, size_t top)
 	gt_json_key(&j, "processes");
 	gt_json_begin_array(&j);
 	for (size_t i = 0; i < s->n; i++)
-		process(&j, &s->procs[i], top);
+		gt_report_json_process(&j, s, &s->procs[i], top);
 	gt_json_end_array(&j);
 
 	gt_json_key(&j, "totals");

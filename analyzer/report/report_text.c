@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "mapkind.h"
+#include "report_phases.h"
 
 #define WIDTH 80
 
@@ -225,7 +226,7 @@ static void sites(FILE *out, const struct gt_proc *p, size_t top, const char *ti
 	free(v);
 }
 
-static void process(FILE *out, const struct gt_proc *p, size_t top)
+static void process(FILE *out, const struct gt_summary *s, const struct gt_proc *p, size_t top)
 {
 	const struct gt_image *img = p->img;
 	const struct gt_heap *h = &img->heap;
@@ -253,6 +254,7 @@ static void process(FILE *out, const struct gt_proc *p, size_t top)
 	if (img->dropped_calls)
 		fprintf(out, "  warning: the tracer dropped %" PRIu64 " calls: counts are low\n",
 			img->dropped_calls);
+	gt_report_phases_text(out, s->phases, img);
 	sites(out, p, top, "calls", NULL);
 	sites(out, p, top, "bytes", gt_site_by_bytes);
 	sites(out, p, top, "temporary", gt_site_by_temporary);
@@ -276,5 +278,6 @@ void gt_report_text(FILE *out, const struct gt_summary *s, size_t top)
 	}
 	tree(out, s);
 	for (size_t i = 0; i < s->n; i++)
-		process(out, &s->procs[i], top);
+		process(out, s, &s->procs[i], top);
+	gt_report_phases_text_note(out, s->phases);
 }

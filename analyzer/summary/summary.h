@@ -53,6 +53,7 @@ struct gt_proc_stack {
 /* summary.c: a function name of the stacks, and a stack's names, stored once */
 struct gt_function_name;
 struct gt_function_list;
+struct gt_phases;
 
 struct gt_proc {
 	const struct gt_image *img;
@@ -109,6 +110,7 @@ struct gt_summary {
 	int keep_stacks;			 /* fill gt_proc.stacks (gt_summary_build) */
 	struct gt_function_name *function_names; /* uthash: gt_proc_stack's strings */
 	struct gt_function_list *function_lists; /* uthash: gt_proc_stack's functions */
+	const struct gt_phases *phases;		 /* trace2 phases (phases.h), or NULL */
 };
 
 /*

@@ -40,6 +40,14 @@ void gt_html_sites(FILE *out, const struct gt_summary *s, size_t top);
 void gt_html_timelines(struct gt_json *j, const struct gt_summary *s);
 
 /*
+ * The "phases" member of a process's timeline, if it has phases
+ * (phases.h; ph may be NULL): [[from, to, "category:label"], ...], seconds
+ * from origin_ns (the timeline's origin), the innermost region of each span.
+ */
+void gt_html_phase_bands(struct gt_json *j, const struct gt_phases *ph, const struct gt_image *img,
+			 uint64_t origin_ns);
+
+/*
  * The "flame" member of the page's data: the allocating stacks of every
  * process (gt_proc.stacks, as --folded prints them: allocator frames
  * dropped, one root frame per image) merged into one tree, weighted by
