@@ -4,6 +4,7 @@
  * GT_REPORT_JSON_VERSION.
  */
 #include "report.h"
+#include "callers.h"
 
 #include "json.h"
 #include "mapkind.h"
@@ -106,6 +107,44 @@ static void window_advice(struct gt_json *j, const struct gt_window_advice *a)
 	uint_or_null(j, "evictions_predicted_at_advice", a->raise, 0);
 	gt_json_kv_str(j, "assumptions", gt_window_advice_assumptions);
 	gt_json_end_object(j);
+}
+
+/*
+ * processes[].by_caller: the first top rows of the sites by function and
+ * program's caller (callers.h), each with all its stacks.
+ */
+static void by_caller(struct gt_json *j, const struct gt_proc *p, size_t top)
+{
+	gt_json_key(j, "by_caller");
+	gt_json_begin_array(j);
+	size_t n = top && top < p->ncallers ? top : p->ncallers;
+	for (size_t i = 0; i < n; i++) {
+		const struct gt_caller_row *r = &p->callers[i];
+		gt_json_begin_object(j);
+		gt_json_kv_str(j, "function", gt_caller_row_function(r));
+		gt_json_kv_str_or_null(j, "caller", gt_caller_row_caller(r));
+		gt_json_kv_uint(j, "allocations", r->allocations);
+		gt_json_kv_uint(j, "bytes", r->bytes);
+		gt_json_kv_uint(j, "temporary", r->temporary);
+		gt_json_key(j, "stacks");
+		gt_json_begin_array(j);
+		for (size_t k = 0; k < r->nsites; k++) {
+			const struct gt_site *st = r->sites[k];
+			gt_json_begin_object(j);
+			gt_json_kv_uint(j, "allocations", st->allocations);
+			gt_json_kv_uint(j, "bytes", st->bytes);
+			gt_json_kv_uint(j, "temporary", st->temporary);
+			gt_json_key(j, "frames");
+			gt_json_begin_array(j);
+			for (size_t f = 0; f < st->nframes; f++)
+				frame(j, &st->frames[f]);
+			gt_json_end_array(j);
+			gt_json_end_object(j);
+		}
+		gt_json_end_array(j);
+		gt_json_end_object(j);
+	}
+	gt_json_end_array(j);
 }
 
 static void site(struct gt_json *j, const struct gt_site *st)
@@ -235,6 +274,7 @@ void gt_report_json_process(struct gt_json *j, const struct gt_summary *s, const
 	for (size_t i = 0; i < n; i++)
 		site(j, p->sites[i]);
 	gt_json_end_array(j);
+	by_caller(j, p, top);
 	gt_report_phases_json(j, s->phases, img);
 	gt_json_end_object(j);
 }

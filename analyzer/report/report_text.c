@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "callers.h"
 #include "mapkind.h"
 #include "report_phases.h"
 
@@ -226,6 +227,53 @@ static void sites(FILE *out, const struct gt_proc *p, size_t top, const char *ti
 	free(v);
 }
 
+/* Stacks listed beneath a row of the table by caller in the program. */
+#define GT_STACKS_BENEATH 3
+
+/* A stack beneath a row: its counts, then its functions from the site outwards. */
+static void stack_line(FILE *out, const struct gt_site *st)
+{
+	char b[32], line[1024];
+	int n = snprintf(line, sizeof(line), "      %9" PRIu64 " %10s %8" PRIu64 "  ",
+			 st->allocations, bytes(b, st->bytes), st->temporary);
+	for (size_t i = 0; i < st->nframes && n > 0 && (size_t)n < sizeof(line); i++)
+		n += snprintf(line + n, sizeof(line) - (size_t)n, "%s%s", i ? " ← " : "",
+			      st->frames[i].function);
+	/* "←" is three bytes and one column: cut_line counts bytes. */
+	cut_line(out, line, WIDTH + 2 * GT_STACKS_BENEATH);
+}
+
+/*
+ * The sites grouped by function and the program's caller beside it, one
+ * row however many stacks reach it, the heaviest stacks beneath. Only when
+ * a listed row has more than one stack: else it is the sites table again.
+ */
+static void callers(FILE *out, const struct gt_proc *p, size_t top)
+{
+	size_t n = top && top < p->ncallers ? top : p->ncallers, many = 0;
+	for (size_t i = 0; i < n; i++)
+		many += p->callers[i].nsites > 1;
+	if (!many)
+		return;
+	fprintf(out, "  by caller in the program (the heaviest %d stacks beneath a row):\n",
+		GT_STACKS_BENEATH);
+	fprintf(out, "    %9s %10s %8s  %s\n", "allocs", "bytes", "temp",
+		"function [← program's caller]");
+	for (size_t i = 0; i < n; i++) {
+		const struct gt_caller_row *r = &p->callers[i];
+		const char *caller = gt_caller_row_caller(r);
+		char b[32], name[640];
+		int w = fprintf(out, "    %9" PRIu64 " %10s %8" PRIu64 "  ", r->allocations,
+				bytes(b, r->bytes), r->temporary);
+		snprintf(name, sizeof(name), "%s%s%s (%zu stack%s)", gt_caller_row_function(r),
+			 caller ? " ← " : "", caller ? caller : "", r->nsites,
+			 r->nsites > 1 ? "s" : "");
+		cut_line(out, name, WIDTH - w + (caller ? 2 : 0));
+		for (size_t k = 0; r->nsites > 1 && k < r->nsites && k < GT_STACKS_BENEATH; k++)
+			stack_line(out, r->sites[k]);
+	}
+}
+
 static void process(FILE *out, const struct gt_summary *s, const struct gt_proc *p, size_t top)
 {
 	const struct gt_image *img = p->img;
@@ -258,6 +306,7 @@ static void process(FILE *out, const struct gt_summary *s, const struct gt_proc 
 	sites(out, p, top, "calls", NULL);
 	sites(out, p, top, "bytes", gt_site_by_bytes);
 	sites(out, p, top, "temporary", gt_site_by_temporary);
+	callers(out, p, top);
 }
 
 void gt_report_text(FILE *out, const struct gt_summary *s, size_t top)

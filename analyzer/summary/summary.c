@@ -2,6 +2,7 @@
  * Derives the report's numbers from the model. See summary.h.
  */
 #include "summary.h"
+#include "callers.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -368,8 +369,9 @@ static void site_free(struct gt_site *site)
 
 /*
  * Keeps, if keep is not 0, the sites the reports can list: the first keep
- * by allocations, by bytes and by temporary allocations (p->sites stays in
- * order of allocations).
+ * by allocations, by bytes and by temporary allocations, and every stack
+ * of the first keep rows by caller in the program (p->sites stays in order
+ * of allocations).
  */
 static void cap_sites(struct gt_proc *p, size_t keep)
 {
@@ -389,6 +391,7 @@ static void cap_sites(struct gt_proc *p, size_t keep)
 				if (p->sites[k] == v[j])
 					kept[k] = 1;
 	}
+	gt_callers_cap(p, keep, kept);
 	size_t n = 0;
 	for (size_t j = 0; j < p->nsites; j++) {
 		if (kept[j])
@@ -442,6 +445,7 @@ void gt_summary_add(struct gt_summary *s, const struct gt_image *img)
 	p->thrash = gt_maps_thrash_ratio(&img->maps);
 	gt_window_advise(&p->window_advice, &img->maps.unlimited, img->maps.evictions, p->window);
 	build_sites(s, p);
+	gt_callers_build(p);
 	cap_sites(p, s->keep_sites);
 	share_frames(s, p);
 }
@@ -519,6 +523,7 @@ void gt_summary_release(struct gt_summary *s)
 		for (size_t j = 0; j < p->nsites; j++)
 			site_free(p->sites[j]);
 		free(p->sites);
+		gt_callers_release(p);
 		free(p->stacks);
 		gt_verdict_release(&p->verdict);
 	}

@@ -40,6 +40,17 @@ struct gt_site {
 };
 
 /*
+ * A row of the "by caller in the program" table (callers.c): the sites
+ * whose function and program's caller are the same, each a distinct stack
+ * beneath it, heaviest first. The names are those of its first site.
+ */
+struct gt_caller_row {
+	struct gt_site **sites;
+	size_t nsites;
+	uint64_t allocations, bytes, temporary;
+};
+
+/*
  * An allocating stack of a process as folded stacks and the flame graph
  * draw it: the functions of its frames from the innermost one outside the
  * C library's allocator (gt_program_frame) outwards, wrappers kept.
@@ -74,6 +85,8 @@ struct gt_proc {
 	int has_exit_status, exit_status;
 	struct gt_site **sites; /* by allocations, descending */
 	size_t nsites;
+	struct gt_caller_row *callers; /* by allocations, descending */
+	size_t ncallers;
 	/*
 	 * Every stack of the image's heap, in its order; NULL unless the
 	 * summary keeps stacks (gt_summary_build): a summary built image by

@@ -39,6 +39,22 @@ check_grep "text: helper and caller" "strbuf_dup ← make_label \(caller_prog\.c
 check_grep "text: plain site alone" "  plain_alloc \(caller_prog\.c:[0-9]+\)$" "$work/report.txt"
 check_grep "HTML: caller column" ">← compress_one</td>" "$work/report.html"
 
+# The table by caller in the program: strbuf_dup ← make_label is one row
+# however many stacks reach it (two: from main, and through label_again).
+row='.processes[0].by_caller[] | select(.function == "strbuf_dup")'
+check_eq "by caller: one row for the helper" 1 "$(jq "[$row] | length" "$work/report.json")"
+check_eq "by caller: its caller" make_label "$(jq -r "$row | .caller" "$work/report.json")"
+check_eq "by caller: its stacks" 2 "$(jq "$row | .stacks | length" "$work/report.json")"
+check_eq "by caller: its allocations add up" "2 2" \
+	"$(jq -r "$row | \"\(.allocations) \([.stacks[].allocations] | add)\"" "$work/report.json")"
+check_eq "by caller: one stack goes through label_again" 1 \
+	"$(jq "[$row | .stacks[] | select([.frames[].function] | index(\"label_again\"))] | length" \
+		"$work/report.json")"
+check_grep "text: the row, its stacks counted" "strbuf_dup ← make_label \(2 stacks\)" \
+	"$work/report.txt"
+check_grep "text: a stack beneath it" "strbuf_dup ← make_label ← label_again ← main" \
+	"$work/report.txt"
+
 # zlib is stripped (Debian's is): the note names it and the ways to names.
 if [ "$(jq -r '[.trace.stripped_modules[] | select(endswith("/libz.so.1"))] | length' \
 	"$work/report.json")" = 1 ]; then

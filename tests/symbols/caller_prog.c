@@ -5,7 +5,9 @@
  *     allocates its state and windows), called from compress_one: a
  *     library site, caller compress_one;
  *   - inside strbuf_dup, named like one of git's generic helpers, called
- *     from make_label: a helper site, caller make_label;
+ *     from make_label: a helper site, caller make_label; reached by two
+ *     stacks (main -> make_label, main -> label_again -> make_label), one
+ *     row of the table by caller in the program;
  *   - plain_alloc itself: the program's own site, no caller beside it.
  * zlib is dlopen'ed so that building needs no zlib headers; its functions
  * are the ones git calls. Built -O0 -fno-inline so each function is a frame.
@@ -48,6 +50,12 @@ static void make_label(void)
 	free(label);
 }
 
+/* make_label's second stack. */
+static void label_again(void)
+{
+	make_label();
+}
+
 static void plain_alloc(void)
 {
 	void *p = malloc(12345);
@@ -67,6 +75,7 @@ int main(void)
 		if (compress_one(compress2) != 0)
 			return 1;
 	make_label();
+	label_again();
 	plain_alloc();
 	dlclose(z);
 	return 0;
