@@ -213,6 +213,13 @@ void gt_window_sim_map(struct gt_window_sim *s, uint64_t pack, uint64_t offset, 
 			s->peak_kept = s->kept;
 	}
 	struct gt_sim_window *serving = set_serving(s->mapped_set, pack, x);
+	/*
+	 * A window the model has mapped already but that does not serve the
+	 * offset asked for (only in a damaged trace): used again, never
+	 * mapped twice, which would break the LRU list.
+	 */
+	if (!serving && w->mapped)
+		serving = w;
 	if (serving) {
 		/* The model has a window for it: used again, the most recent now. */
 		DL_DELETE(s->lru, serving);
