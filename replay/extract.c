@@ -48,6 +48,7 @@ struct state {
 	size_t slots_cap;
 	FILE *out;
 	uint64_t now_ns;
+	uint64_t inside_ns; /* summed durations of all its calls */
 	int block_start;
 	uint32_t next_seq;
 	int has_end;
@@ -272,6 +273,7 @@ static void call(struct extraction *x, struct state *s, const struct gt_block *b
 	uint64_t t = (s->block_start ? b->h.base_ns : s->now_ns) + (uint64_t)c->dts;
 	s->block_start = 0;
 	s->now_ns = t;
+	s->inside_ns += c->dur_ns;
 	if (c->fn >= GT_REPLAY_FNS)
 		return; /* the maps are git's own, not the allocator's */
 	struct gt_replay_image *img = image_of(x, s);
@@ -388,12 +390,18 @@ static void feed(struct extraction *x, const struct gt_block *b)
 	}
 }
 
-/* The program's CPU time: END's (tracer's share removed), else its threads' last USAGE. */
+/*
+ * The program's CPU time: END's with the tracer's estimated share removed,
+ * but never less than the time inside the calls (a short run's tracer
+ * estimate can exceed its CPU time; gittrace-report does the same); else
+ * its threads' last USAGE readings.
+ */
 static void cpu_time(struct gt_replay_image *img, const struct state *s)
 {
 	if (s->has_end) {
 		uint64_t cpu = s->end.user_ns + s->end.system_ns;
 		cpu = cpu > s->end.tracer_ns ? cpu - s->end.tracer_ns : 0;
+		cpu = cpu > s->inside_ns ? cpu : s->inside_ns;
 		img->cpu_seconds = (double)cpu / 1e9;
 		img->cpu_source = GT_REPLAY_CPU_END;
 		return;

@@ -17,7 +17,7 @@
 /* Where an image's CPU time comes from. */
 enum gt_replay_cpu_source {
 	GT_REPLAY_CPU_NONE = 0,	 /* no END and no USAGE: unknown */
-	GT_REPLAY_CPU_END = 1,	 /* END: user + system - tracer_ns */
+	GT_REPLAY_CPU_END = 1,	 /* END: user + system - tracer_ns, at least the time in calls */
 	GT_REPLAY_CPU_USAGE = 2, /* no END: the threads' last USAGE, user + system */
 };
 

@@ -128,6 +128,20 @@ static void warn_partial(const struct gt_replay_image *img)
 			 (unsigned long long)(img->recorded_calls + img->unknown_calls));
 }
 
+/* Says which recorded functions an allocator lacks (runner.c replays them
+ * through its realloc and posix_memalign). */
+static void warn_emulated(const struct gt_replay_allocator *a, unsigned mask)
+{
+	char names[256] = "";
+	for (int fn = 0; fn < GT_REPLAY_FNS; fn++)
+		if (mask & 1u << fn)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 *names ? ", " : "", gt_fn_names[fn]);
+	if (mask)
+		gt_warnf("%s has no %s: replayed through its realloc or posix_memalign", a->name,
+			 names);
+}
+
 int main(int argc, char **argv)
 {
 	gt_set_program_name("gittrace-replay");
@@ -151,10 +165,15 @@ int main(int argc, char **argv)
 	}
 
 	struct gt_replay_result *results = gt_xcalloc(images.n, sizeof(*results));
+	unsigned *emulated = gt_xcalloc(o.nalloc, sizeof(*emulated));
 	for (size_t i = 0; i < images.n; i++) {
 		warn_partial(&images.v[i]);
-		gt_replay_measure(&images.v[i], runner, o.allocs, o.nalloc, o.rounds, &results[i]);
+		gt_replay_measure(&images.v[i], runner, o.allocs, o.nalloc, o.rounds, &results[i],
+				  emulated);
 	}
+	for (size_t a = 0; a < o.nalloc; a++)
+		warn_emulated(&o.allocs[a], emulated[a]);
+	free(emulated);
 	struct gt_replay_output out = {.trace = o.trace,
 				       .allocs = o.allocs,
 				       .nalloc = o.nalloc,

@@ -19,7 +19,7 @@ static void check_calls(const struct gt_replay_image *img, const struct gt_repla
 
 void gt_replay_measure(const struct gt_replay_image *img, const char *runner,
 		       const struct gt_replay_allocator *allocs, size_t nalloc, size_t rounds,
-		       struct gt_replay_result *res)
+		       struct gt_replay_result *res, unsigned *emulated)
 {
 	double *seconds = gt_xcalloc(nalloc * rounds, sizeof(*seconds));
 	double *peaks = gt_xcalloc(nalloc * rounds, sizeof(*peaks));
@@ -29,6 +29,7 @@ void gt_replay_measure(const struct gt_replay_image *img, const char *runner,
 			struct gt_replay_run run;
 			gt_replay_run(runner, allocs[a].preload, img->ops_path, &run);
 			check_calls(img, &allocs[a], &run);
+			emulated[a] |= run.emulated;
 			seconds[a * rounds + r] = run.seconds;
 			peaks[a * rounds + r] = (double)run.peak_rss_bytes;
 		}

@@ -26,12 +26,13 @@ struct gt_replay_result {
 /*
  * Replays img rounds times under each of allocs[0..nalloc) (allocs[0] is
  * the system allocator) and fills *res (release it with
- * gt_replay_result_release). Dies when a replay fails or makes other calls
- * than the op stream holds.
+ * gt_replay_result_release). ORs into emulated[a] the functions allocator
+ * a lacks that the replays called (run.h). Dies when a replay fails or
+ * makes other calls than the op stream holds.
  */
 void gt_replay_measure(const struct gt_replay_image *img, const char *runner,
 		       const struct gt_replay_allocator *allocs, size_t nalloc, size_t rounds,
-		       struct gt_replay_result *res);
+		       struct gt_replay_result *res, unsigned *emulated);
 
 void gt_replay_result_release(struct gt_replay_result *res);
 

@@ -71,6 +71,9 @@ static void parse(const char *line, const char *what, struct gt_replay_run *out)
 		out->calls[fn] = strtoull(p, &end, 10);
 		ok = end != p;
 	}
+	p = end;
+	out->emulated = ok ? (unsigned)strtoul(p, &end, 10) : 0;
+	ok = ok && end != p;
 	if (!ok || (*end != '\n' && *end != '\0'))
 		gt_die("the replayer under %s printed '%s', not its measures", what, line);
 }

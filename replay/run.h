@@ -16,6 +16,7 @@ struct gt_replay_run {
 	double seconds;
 	uint64_t peak_rss_bytes;
 	uint64_t calls[GT_REPLAY_FNS]; /* calls it made per function */
+	unsigned emulated;	       /* 1 << fn: called, but the allocator lacks it (runner.c) */
 };
 
 /*

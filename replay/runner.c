@@ -6,7 +6,7 @@
  *
  * usage: gittrace-replay-run OPS
  * Prints one line on stdout:
- *   SECONDS PEAK_RSS_BYTES CALLS...
+ *   SECONDS PEAK_RSS_BYTES CALLS... EMULATED
  * SECONDS: CPU time (user + system, all threads) of the replay loop, from
  * releasing the replay threads until the last one is done: the replay's
  * own work, comparable with the image's CPU time and little disturbed by
@@ -14,7 +14,9 @@
  * PEAK_RSS_BYTES: the peak
  * resident size (getrusage) less the size before the loop, so the
  * replayer's code and its decoded ops do not count; CALLS: the calls it
- * made per function of the malloc family (enum gt_fn 0..GT_FN_PVALLOC).
+ * made per function of the malloc family (enum gt_fn 0..GT_FN_PVALLOC);
+ * EMULATED: a bit mask (1 << fn) of the functions it called that the
+ * allocator does not define, replayed through realloc or posix_memalign.
  * Exits 1 with one line on stderr when it cannot.
  *
  * Approximations (docs/replay.md):
@@ -31,12 +33,14 @@
  * under test. Built with -fno-builtin so the compiler keeps every call.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <malloc.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,10 +132,78 @@ static void settle_resize(const struct gt_replay_op *op, void *q, uint64_t bytes
 		table[op->slot] = q;
 }
 
+/*
+ * Functions of the family the preloaded allocator does not define itself
+ * (jemalloc has no reallocarray or pvalloc): calling them would reach
+ * glibc's, which may hand the allocator's blocks to glibc's own realloc.
+ * They are replayed through the allocator's realloc and posix_memalign.
+ */
+static int emulated[GT_REPLAY_FNS];
+
+static void find_emulated(const struct gt_replay_header *h)
+{
+	Dl_info allocator, own;
+	if (!dladdr(dlsym(RTLD_DEFAULT, "free"), &allocator))
+		die("cannot tell which library defines free");
+	for (int fn = 0; fn < GT_REPLAY_FNS; fn++) {
+		void *sym = dlsym(RTLD_DEFAULT, gt_fn_names[fn]);
+		emulated[fn] = !sym || !dladdr(sym, &own) || own.dli_fbase != allocator.dli_fbase;
+	}
+	if (emulated[GT_FN_MALLOC] || emulated[GT_FN_CALLOC] || emulated[GT_FN_REALLOC])
+		die("the allocator replaces free but not malloc, calloc and realloc");
+	int aligned = h->calls[GT_FN_ALIGNED_ALLOC] + h->calls[GT_FN_MEMALIGN] +
+			      h->calls[GT_FN_VALLOC] + h->calls[GT_FN_PVALLOC] +
+			      h->calls[GT_FN_POSIX_MEMALIGN] >
+		      0;
+	if (emulated[GT_FN_POSIX_MEMALIGN] && aligned)
+		die("the allocator has no posix_memalign: cannot replay aligned allocations");
+}
+
+/* The aligned family: the function itself, or posix_memalign in its place. */
+static void *aligned(const struct gt_replay_op *op)
+{
+	void *p;
+	uint64_t size = op->size, align = op->arg;
+	switch ((enum gt_fn)op->fn) {
+	case GT_FN_ALIGNED_ALLOC:
+		if (!emulated[op->fn])
+			return aligned_alloc(align, size);
+		break;
+	case GT_FN_MEMALIGN:
+		if (!emulated[op->fn])
+			return memalign(align, size);
+		break;
+	case GT_FN_VALLOC:
+		if (!emulated[op->fn])
+			return valloc(size);
+		align = page;
+		break;
+	case GT_FN_PVALLOC:
+		if (!emulated[op->fn])
+			return pvalloc(size);
+		align = page;
+		size = (size + page - 1) / page * page;
+		break;
+	default:
+		break;
+	}
+	return posix_memalign(&p, align, size) ? NULL : p;
+}
+
+static void *resize_array(void *old, uint64_t nmemb, uint64_t size)
+{
+	if (!emulated[GT_FN_REALLOCARRAY])
+		return reallocarray(old, nmemb, size);
+	if (nmemb && size > SIZE_MAX / nmemb) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return realloc(old, nmemb * size);
+}
+
 static void run_op(const struct gt_replay_op *op)
 {
 	void *old = op->ref != GT_REPLAY_NONE ? table[op->ref] : NULL;
-	void *p;
 	switch ((enum gt_fn)op->fn) {
 	case GT_FN_MALLOC:
 		settle(op, malloc(op->size), op->size);
@@ -143,7 +215,7 @@ static void run_op(const struct gt_replay_op *op)
 		settle_resize(op, realloc(old, op->size), op->size);
 		break;
 	case GT_FN_REALLOCARRAY:
-		settle_resize(op, reallocarray(old, op->arg, op->size), mul_sat(op->arg, op->size));
+		settle_resize(op, resize_array(old, op->arg, op->size), mul_sat(op->arg, op->size));
 		break;
 	case GT_FN_FREE:
 		free(old);
@@ -151,21 +223,11 @@ static void run_op(const struct gt_replay_op *op)
 			table[op->ref] = NULL;
 		break;
 	case GT_FN_POSIX_MEMALIGN:
-		if (posix_memalign(&p, op->arg, op->size))
-			p = NULL;
-		settle(op, p, op->size);
-		break;
 	case GT_FN_ALIGNED_ALLOC:
-		settle(op, aligned_alloc(op->arg, op->size), op->size);
-		break;
 	case GT_FN_MEMALIGN:
-		settle(op, memalign(op->arg, op->size), op->size);
-		break;
 	case GT_FN_VALLOC:
-		settle(op, valloc(op->size), op->size);
-		break;
 	case GT_FN_PVALLOC:
-		settle(op, pvalloc(op->size), op->size);
+		settle(op, aligned(op), op->size);
 		break;
 	default:
 		break; /* ops.h: the decoder admits the malloc family only */
@@ -287,6 +349,7 @@ int main(int argc, char **argv)
 		die("usage: gittrace-replay-run OPS");
 	page = (size_t)sysconf(_SC_PAGESIZE);
 	struct gt_replay_header h = load(argv[1]);
+	find_emulated(&h);
 	if (pthread_barrier_init(&start, NULL, h.threads + 1))
 		die("cannot set up the threads");
 	for (uint32_t t = 0; t < h.threads; t++)
@@ -310,6 +373,9 @@ int main(int argc, char **argv)
 			calls += threads[t].calls[fn];
 		printf(" %llu", (unsigned long long)calls);
 	}
-	putchar('\n');
+	unsigned mask = 0;
+	for (int fn = 0; fn < GT_REPLAY_FNS; fn++)
+		mask |= emulated[fn] && h.calls[fn] ? 1u << fn : 0;
+	printf(" %u\n", mask);
 	return fflush(stdout) ? 1 : 0;
 }
