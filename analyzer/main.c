@@ -15,6 +15,7 @@
 #include "model.h"
 #include "progress.h"
 #include "reader.h"
+#include "replay_input.h"
 #include "report.h"
 #include "summary.h"
 #include "symbolize.h"
@@ -41,6 +42,8 @@ static void usage(void)
 	       "  --top=N             list N sites per process (default 10, 50 in --html;\n"
 	       "                        0 = all)\n"
 	       "  --pid=PID           report only the process(es) with this pid\n"
+	       "  --replay=FILE       add the predictions of `gittrace replay --json` (FILE,\n"
+	       "                        of the same trace) to the verdict's evidence\n"
 	       "      --help          display this help and exit\n"
 	       "      --version       output version information and exit\n"
 	       "\n"
@@ -98,7 +101,7 @@ int main(int argc, char **argv)
 	enum mode mode = MODE_TEXT;
 	int by_bytes = 0;
 	long top = -1, pid = -1; /* top < 0: the mode's default */
-	const char *path = NULL, *html = NULL, *v;
+	const char *path = NULL, *html = NULL, *replay_path = NULL, *v;
 	int options_done = 0;
 
 	for (int i = 1; i < argc; i++) {
@@ -133,6 +136,8 @@ int main(int argc, char **argv)
 			top = parse_number("--top", v, INT_MAX);
 		} else if ((v = option_value("--pid", argc, argv, &i))) {
 			pid = parse_number("--pid", v, LONG_MAX);
+		} else if ((v = option_value("--replay", argc, argv, &i))) {
+			replay_path = v;
 		} else {
 			gt_usage_error("unrecognized option '%s'", a);
 		}
@@ -142,6 +147,10 @@ int main(int argc, char **argv)
 	if (top < 0)
 		top = mode == MODE_HTML ? 50 : 10;
 
+	/* Read first: a bad replay file fails before the trace's long read. */
+	struct gt_replay_input replay = {0};
+	if (replay_path)
+		gt_replay_input_read(replay_path, &replay);
 	struct gt_symbols *syms = gt_symbols_new();
 	if (!syms)
 		gt_die("out of memory (symbolizer)");
@@ -156,7 +165,7 @@ int main(int argc, char **argv)
 	struct gt_summary s;
 	int streaming = mode == MODE_JSON || mode == MODE_TEXT;
 	if (streaming) {
-		gt_summary_init(&s, path, sym, pid, (size_t)top);
+		gt_summary_init(&s, path, sym, pid, (size_t)top, replay_path ? &replay : NULL);
 		gt_model_on_retire(m, summary_add, &s);
 	}
 	struct gt_reader *r = gt_reader_open(path);
@@ -179,7 +188,7 @@ int main(int argc, char **argv)
 		if (streaming)
 			gt_summary_finish(&s, m);
 		else
-			gt_summary_build(&s, m, path, sym, pid);
+			gt_summary_build(&s, m, path, sym, pid, replay_path ? &replay : NULL);
 		if (pid >= 0 && !s.n)
 			gt_die("no process with pid %ld in '%s'", pid, path);
 		if (mode == MODE_JSON)
@@ -196,6 +205,7 @@ int main(int argc, char **argv)
 	gt_model_free(m);
 	gt_symbolizer_free(sym);
 	gt_symbols_free(syms);
+	gt_replay_input_release(&replay);
 	if (fflush(stdout) || ferror(stdout))
 		gt_die("cannot write the report: %s", strerror(errno));
 	return 0;

@@ -1,12 +1,13 @@
 #!/bin/sh
 # Installs the Debian 12 packages gittrace needs to build and test
-# (mimalloc/jemalloc: the A/B runner; chromium: the HTML report's test;
+# (mimalloc/jemalloc: the A/B runner and the replay; jansson: reading the
+# replay's JSON in gittrace-report --replay; chromium: the HTML report's test;
 # clang and its runtime: the fuzz harness).
 # Run as root. libunwind-dev replaces LLVM's libunwind-14-dev if an image
 # carries it (the two conflict; apt swaps them).
 set -e
 packages="build-essential cmake pkg-config git zstd jq strace ltrace time
-	libunwind-dev uthash-dev libzstd-dev libdw-dev libelf-dev
+	libunwind-dev uthash-dev libzstd-dev libdw-dev libelf-dev libjansson-dev
 	libmimalloc2.0 libjemalloc2 chromium clang libclang-rt-14-dev"
 missing=""
 for p in $packages; do
