@@ -97,9 +97,21 @@ static struct thread *thread_for(struct state *s, uint64_t serial)
 	return t;
 }
 
+/*
+ * The image's op stream, open for appending: created with a placeholder
+ * header on its first call, reopened for calls that follow its END (exit
+ * handlers). Streams are closed at END so that a trace of thousands of
+ * processes does not hold thousands of files open.
+ */
 static void open_ops(struct extraction *x, struct state *s)
 {
 	struct gt_replay_image *img = image_of(x, s);
+	if (img->ops_path) {
+		s->out = fopen(img->ops_path, "abe");
+		if (!s->out)
+			gt_die("cannot open '%s': %s", img->ops_path, strerror(errno));
+		return;
+	}
 	if (asprintf(&img->ops_path, "%s/ops-%zu", x->dir, s->pos) < 0)
 		gt_die("out of memory");
 	s->out = fopen(img->ops_path, "wbe");
@@ -108,6 +120,13 @@ static void open_ops(struct extraction *x, struct state *s)
 	img->h.magic = GT_REPLAY_MAGIC;
 	if (fwrite(&img->h, sizeof(img->h), 1, s->out) != 1)
 		gt_die("cannot write '%s': %s", img->ops_path, strerror(errno));
+}
+
+static void close_ops(struct gt_replay_image *img, struct state *s)
+{
+	if (s->out && fclose(s->out))
+		gt_die("cannot write '%s': %s", img->ops_path, strerror(errno));
+	s->out = NULL;
 }
 
 /* Waits for the op (thread, index) if another thread ran it. */
@@ -357,6 +376,7 @@ static void apply(struct extraction *x, struct state *s, const struct gt_block *
 	case GT_REC_END:
 		s->end = r->u.end;
 		s->has_end = 1;
+		close_ops(image_of(x, s), s);
 		break;
 	case GT_REC_EXEC_FAILED:
 		s->has_end = 0;
@@ -428,8 +448,9 @@ static void finish(struct extraction *x, struct state *s)
 {
 	struct gt_replay_image *img = image_of(x, s);
 	cpu_time(img, s);
-	if (s->out && (fseek(s->out, 0, SEEK_SET) ||
-		       fwrite(&img->h, sizeof(img->h), 1, s->out) != 1 || fclose(s->out)))
+	close_ops(img, s);
+	FILE *f = img->ops_path ? fopen(img->ops_path, "r+be") : NULL;
+	if (img->ops_path && (!f || fwrite(&img->h, sizeof(img->h), 1, f) != 1 || fclose(f)))
 		gt_die("cannot write '%s': %s", img->ops_path, strerror(errno));
 	free_live(&s->live);
 	free_live(&s->displaced);
