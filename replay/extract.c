@@ -10,25 +10,14 @@
 #include <uthash.h>
 
 #include "die.h"
+#include "opstream.h"
 #include "reader.h"
 #include "records.h"
 
-/* A live block: its address, and the op that last wrote its slot. */
-struct live {
-	uint64_t ptr; /* key */
-	uint64_t size;
-	uint64_t end_ns; /* when the call that returned it ended */
-	uint32_t slot, thread;
-	uint64_t index; /* of that op among its thread's ops */
-	UT_hash_handle hh;
-};
-
-/* A recorded thread: its replay thread (NONE until its first op) and CPU. */
-struct thread {
+/* A recorded thread's CPU time: its last USAGE reading, user + system. */
+struct usage {
 	uint64_t serial; /* key */
-	uint32_t index;
-	uint64_t nops;
-	uint64_t cpu_ns; /* its last USAGE reading, user + system */
+	uint64_t cpu_ns;
 	UT_hash_handle hh;
 };
 
@@ -36,16 +25,9 @@ struct thread {
 struct state {
 	uint64_t id; /* key */
 	size_t pos;  /* in out->v */
-	struct live *live;
-	/* Blocks whose address a racing thread's allocation handed out again
-	 * before their free was appended (format.h): the free claims them. */
-	struct live *displaced;
-	struct thread *threads, *cur;
-	uint32_t *free_slots; /* given back, reused last first */
-	size_t nfree, free_cap;
-	uint32_t *rel_thread; /* per slot: the op that gave it back */
-	uint64_t *rel_index;
-	size_t slots_cap;
+	struct gt_opstream ops;
+	uint64_t serial; /* the thread whose calls follow (THREAD) */
+	struct usage *usage;
 	FILE *out;
 	uint64_t now_ns;
 	uint64_t inside_ns; /* summed durations of all its calls */
@@ -75,6 +57,8 @@ static struct state *state_for(struct extraction *x, const struct gt_block *b)
 		return s;
 	s = gt_xcalloc(1, sizeof(*s));
 	s->id = b->h.image_id;
+	s->serial = 1; /* until a THREAD record says otherwise (format.h) */
+	gt_opstream_init(&s->ops);
 	s->pos = x->out->n++;
 	x->out->v = gt_xrealloc(x->out->v, x->out->n * sizeof(*x->out->v));
 	memset(&x->out->v[s->pos], 0, sizeof(x->out->v[s->pos]));
@@ -82,19 +66,6 @@ static struct state *state_for(struct extraction *x, const struct gt_block *b)
 	image_of(x, s)->pid = b->h.pid;
 	HASH_ADD(hh, x->states, id, sizeof(s->id), s);
 	return s;
-}
-
-static struct thread *thread_for(struct state *s, uint64_t serial)
-{
-	struct thread *t;
-	HASH_FIND(hh, s->threads, &serial, sizeof(serial), t);
-	if (!t) {
-		t = gt_xcalloc(1, sizeof(*t));
-		t->serial = serial;
-		t->index = GT_REPLAY_NONE;
-		HASH_ADD(hh, s->threads, serial, sizeof(t->serial), t);
-	}
-	return t;
 }
 
 /*
@@ -117,9 +88,20 @@ static void open_ops(struct extraction *x, struct state *s)
 	s->out = fopen(img->ops_path, "wbe");
 	if (!s->out)
 		gt_die("cannot create '%s': %s", img->ops_path, strerror(errno));
-	img->h.magic = GT_REPLAY_MAGIC;
-	if (fwrite(&img->h, sizeof(img->h), 1, s->out) != 1)
+	if (fwrite(&s->ops.h, sizeof(s->ops.h), 1, s->out) != 1)
 		gt_die("cannot write '%s': %s", img->ops_path, strerror(errno));
+}
+
+static struct usage *usage_for(struct state *s)
+{
+	struct usage *u;
+	HASH_FIND(hh, s->usage, &s->serial, sizeof(s->serial), u);
+	if (!u) {
+		u = gt_xcalloc(1, sizeof(*u));
+		u->serial = s->serial;
+		HASH_ADD(hh, s->usage, serial, sizeof(u->serial), u);
+	}
+	return u;
 }
 
 static void close_ops(struct gt_replay_image *img, struct state *s)
@@ -127,163 +109,6 @@ static void close_ops(struct gt_replay_image *img, struct state *s)
 	if (s->out && fclose(s->out))
 		gt_die("cannot write '%s': %s", img->ops_path, strerror(errno));
 	s->out = NULL;
-}
-
-/* Waits for the op (thread, index) if another thread ran it. */
-static void after(struct gt_replay_op *op, uint32_t thread, uint64_t index)
-{
-	if (thread != op->thread) {
-		op->wait_thread = thread;
-		op->wait_index = index;
-	}
-}
-
-/* A slot for a new block: one given back (after the op that gave it back), or a new one. */
-static uint32_t take_slot(struct gt_replay_image *img, struct state *s, struct gt_replay_op *op)
-{
-	if (s->nfree) {
-		uint32_t slot = s->free_slots[--s->nfree];
-		after(op, s->rel_thread[slot], s->rel_index[slot]);
-		return slot;
-	}
-	if (img->h.slots >= GT_REPLAY_NONE - 1)
-		gt_die("image %u holds more blocks at once than the replayer can", img->pid);
-	if (img->h.slots == s->slots_cap) {
-		s->slots_cap = s->slots_cap ? 2 * s->slots_cap : 1024;
-		s->rel_thread = gt_xrealloc(s->rel_thread, s->slots_cap * sizeof(*s->rel_thread));
-		s->rel_index = gt_xrealloc(s->rel_index, s->slots_cap * sizeof(*s->rel_index));
-	}
-	return (uint32_t)img->h.slots++;
-}
-
-static void give_back(struct state *s, uint32_t slot, uint32_t thread, uint64_t index)
-{
-	if (s->nfree == s->free_cap) {
-		s->free_cap = s->free_cap ? 2 * s->free_cap : 1024;
-		s->free_slots = gt_xrealloc(s->free_slots, s->free_cap * sizeof(*s->free_slots));
-	}
-	s->free_slots[s->nfree++] = slot;
-	s->rel_thread[slot] = thread;
-	s->rel_index[slot] = index;
-}
-
-/* Appends op to the image's stream; returns its index among its thread's ops. */
-static uint64_t emit(struct gt_replay_image *img, struct state *s, const struct gt_replay_op *op)
-{
-	uint8_t buf[GT_REPLAY_OP_MAX];
-	size_t n = (size_t)(gt_replay_op_encode(buf, op) - buf);
-	if (fwrite(buf, 1, n, s->out) != n)
-		gt_die("cannot write '%s': %s", img->ops_path, strerror(errno));
-	img->h.ops++;
-	img->h.calls[op->fn]++;
-	return s->cur->nops++;
-}
-
-/* The block at ptr a free or realloc starting at t refers to, or NULL (format.h's race). */
-static struct live *find_freed(struct state *s, uint64_t ptr, uint64_t t)
-{
-	struct live *cur, *old;
-	HASH_FIND(hh, s->live, &ptr, sizeof(ptr), cur);
-	HASH_FIND(hh, s->displaced, &ptr, sizeof(ptr), old);
-	if (old && (!cur || t < cur->end_ns)) {
-		HASH_DEL(s->displaced, old);
-		return old;
-	}
-	if (cur)
-		HASH_DEL(s->live, cur);
-	return cur;
-}
-
-/* Records block e (out of any table) as live at ptr. */
-static void add_live(struct state *s, struct live *e, uint64_t ptr)
-{
-	struct live *was;
-	HASH_FIND(hh, s->live, &ptr, sizeof(ptr), was);
-	if (was) {
-		struct live *older;
-		HASH_DEL(s->live, was);
-		HASH_FIND(hh, s->displaced, &ptr, sizeof(ptr), older);
-		if (older) { /* two races on one address: the older block is lost to the replay */
-			HASH_DEL(s->displaced, older);
-			free(older);
-		}
-		HASH_ADD(hh, s->displaced, ptr, sizeof(was->ptr), was);
-	}
-	e->ptr = ptr;
-	HASH_ADD(hh, s->live, ptr, sizeof(e->ptr), e);
-}
-
-static uint64_t mul_sat(uint64_t a, uint64_t b)
-{
-	return a && b > UINT64_MAX / a ? UINT64_MAX : a * b;
-}
-
-/* An allocation that returned result (0: failed) and left a block of size bytes. */
-static void allocation(struct gt_replay_image *img, struct state *s, struct gt_replay_op *op,
-		       uint64_t result, uint64_t size, uint64_t end_ns)
-{
-	struct live *e = NULL;
-	if (result) {
-		e = gt_xcalloc(1, sizeof(*e));
-		op->slot = e->slot = take_slot(img, s, op);
-		e->size = size;
-		e->end_ns = end_ns;
-		e->thread = op->thread;
-	}
-	uint64_t index = emit(img, s, op);
-	if (e) {
-		e->index = index;
-		add_live(s, e, result);
-	}
-}
-
-static void resize(struct gt_replay_image *img, struct state *s, struct gt_replay_op *op,
-		   const struct gt_rec_call *c, uint64_t t, uint64_t size)
-{
-	struct live *e = c->ptr ? find_freed(s, c->ptr, t) : NULL;
-	if (!e) {
-		if (c->ptr)
-			img->untracked_reallocs++; /* replayed as realloc(NULL, n) */
-		allocation(img, s, op, c->result, size, t + c->dur_ns);
-		return;
-	}
-	op->ref = e->slot;
-	op->old = e->size;
-	after(op, e->thread, e->index);
-	int freed = !c->result && size == 0;
-	op->slot = freed ? GT_REPLAY_NONE : e->slot;
-	uint64_t index = emit(img, s, op);
-	if (freed) {
-		give_back(s, e->slot, op->thread, index);
-		free(e);
-		return;
-	}
-	e->thread = op->thread;
-	e->index = index;
-	if (c->result) { /* a failed resize leaves the block where it was */
-		e->size = size;
-		e->end_ns = t + c->dur_ns;
-	}
-	add_live(s, e, c->result ? c->result : c->ptr);
-}
-
-static void release(struct gt_replay_image *img, struct state *s, struct gt_replay_op *op,
-		    const struct gt_rec_call *c, uint64_t t)
-{
-	struct live *e = c->ptr ? find_freed(s, c->ptr, t) : NULL;
-	if (c->ptr && !e) {
-		img->untracked_frees++;
-		return;
-	}
-	if (e) {
-		op->ref = e->slot;
-		after(op, e->thread, e->index);
-	}
-	uint64_t index = emit(img, s, op);
-	if (e) {
-		give_back(s, e->slot, op->thread, index);
-		free(e);
-	}
 }
 
 static void call(struct extraction *x, struct state *s, const struct gt_block *b,
@@ -299,49 +124,7 @@ static void call(struct extraction *x, struct state *s, const struct gt_block *b
 	img->recorded_calls++;
 	if (!s->out)
 		open_ops(x, s);
-	if (!s->cur)
-		s->cur = thread_for(s, 1);
-	if (s->cur->index == GT_REPLAY_NONE)
-		s->cur->index = img->h.threads++;
-	struct gt_replay_op op = {.fn = c->fn,
-				  .thread = s->cur->index,
-				  .slot = GT_REPLAY_NONE,
-				  .ref = GT_REPLAY_NONE,
-				  .wait_thread = GT_REPLAY_NONE,
-				  .size = c->size};
-	uint64_t end = t + c->dur_ns;
-	switch ((enum gt_fn)c->fn) {
-	case GT_FN_MALLOC:
-	case GT_FN_VALLOC:
-	case GT_FN_PVALLOC:
-		allocation(img, s, &op, c->result, c->size, end);
-		break;
-	case GT_FN_CALLOC:
-		op.arg = c->nmemb;
-		allocation(img, s, &op, c->result, mul_sat(c->nmemb, c->size), end);
-		break;
-	case GT_FN_ALIGNED_ALLOC:
-	case GT_FN_MEMALIGN:
-		op.arg = c->align;
-		allocation(img, s, &op, c->result, c->size, end);
-		break;
-	case GT_FN_POSIX_MEMALIGN:
-		op.arg = c->align;
-		allocation(img, s, &op, c->ret ? 0 : c->result, c->size, end);
-		break;
-	case GT_FN_REALLOC:
-		resize(img, s, &op, c, t, c->size);
-		break;
-	case GT_FN_REALLOCARRAY:
-		op.arg = c->nmemb;
-		resize(img, s, &op, c, t, mul_sat(c->nmemb, c->size));
-		break;
-	case GT_FN_FREE:
-		release(img, s, &op, c, t);
-		break;
-	default:
-		break;
-	}
+	gt_opstream_call(&s->ops, s->serial, c, t, s->out, img->ops_path);
 }
 
 static void image_info(struct gt_replay_image *img, const struct gt_rec_image *r)
@@ -368,7 +151,7 @@ static void apply(struct extraction *x, struct state *s, const struct gt_block *
 		image_info(image_of(x, s), &r->u.image);
 		break;
 	case GT_REC_THREAD:
-		s->cur = thread_for(s, r->u.thread.serial);
+		s->serial = r->u.thread.serial;
 		break;
 	case GT_REC_CALL:
 		call(x, s, b, &r->u.call);
@@ -382,9 +165,7 @@ static void apply(struct extraction *x, struct state *s, const struct gt_block *
 		s->has_end = 0;
 		break;
 	case GT_REC_USAGE:
-		if (!s->cur)
-			s->cur = thread_for(s, 1);
-		s->cur->cpu_ns = r->u.usage.user_ns + r->u.usage.system_ns;
+		usage_for(s)->cpu_ns = r->u.usage.user_ns + r->u.usage.system_ns;
 		break;
 	default:
 		break;
@@ -427,20 +208,10 @@ static void cpu_time(struct gt_replay_image *img, const struct state *s)
 		return;
 	}
 	uint64_t cpu = 0;
-	for (const struct thread *t = s->threads; t; t = t->hh.next)
-		cpu += t->cpu_ns;
+	for (const struct usage *u = s->usage; u; u = u->hh.next)
+		cpu += u->cpu_ns;
 	img->cpu_seconds = (double)cpu / 1e9;
 	img->cpu_source = cpu ? GT_REPLAY_CPU_USAGE : GT_REPLAY_CPU_NONE;
-}
-
-static void free_live(struct live **table)
-{
-	struct live *e, *tmp;
-	HASH_ITER(hh, *table, e, tmp)
-	{
-		HASH_DEL(*table, e);
-		free(e);
-	}
 }
 
 /* Writes the header, closes the stream and frees the state. */
@@ -449,20 +220,19 @@ static void finish(struct extraction *x, struct state *s)
 	struct gt_replay_image *img = image_of(x, s);
 	cpu_time(img, s);
 	close_ops(img, s);
+	img->h = s->ops.h;
+	img->untracked_frees = s->ops.untracked_frees;
+	img->untracked_reallocs = s->ops.untracked_reallocs;
 	FILE *f = img->ops_path ? fopen(img->ops_path, "r+be") : NULL;
 	if (img->ops_path && (!f || fwrite(&img->h, sizeof(img->h), 1, f) != 1 || fclose(f)))
 		gt_die("cannot write '%s': %s", img->ops_path, strerror(errno));
-	free_live(&s->live);
-	free_live(&s->displaced);
-	struct thread *t, *tmp;
-	HASH_ITER(hh, s->threads, t, tmp)
+	gt_opstream_release(&s->ops);
+	struct usage *u, *tmp;
+	HASH_ITER(hh, s->usage, u, tmp)
 	{
-		HASH_DEL(s->threads, t);
-		free(t);
+		HASH_DEL(s->usage, u);
+		free(u);
 	}
-	free(s->free_slots);
-	free(s->rel_thread);
-	free(s->rel_index);
 	free(s);
 }
 
