@@ -11,9 +11,9 @@
  * releasing the replay threads until the last one is done: the replay's
  * own work, comparable with the image's CPU time and little disturbed by
  * what else the machine runs (spinning waits count: see below);
- * PEAK_RSS_BYTES: the peak
- * resident size (getrusage) less the size before the loop, so the
- * replayer's code and its decoded ops do not count; CALLS: the calls it
+ * PEAK_RSS_BYTES: the peak resident size (getrusage) less the size before
+ * the loop, so the replayer's code and its decoded ops do not count;
+ * CALLS: the calls it
  * made per function of the malloc family (enum gt_fn 0..GT_FN_PVALLOC);
  * EMULATED: a bit mask (1 << fn) of the functions it called that the
  * allocator does not define, replayed through realloc or posix_memalign.
@@ -25,9 +25,10 @@
  *     yields, until that op is done. Otherwise threads run as the scheduler
  *     lets them, not at the recorded times;
  *   - the program's work between calls is gone: calls run back to back;
- *   - each new block is written once as the program would at least have:
- *     a block up to a page whole (memset), a larger one one byte per page;
- *     a realloc only the part that grew. Freed blocks are not read.
+ *   - each new block is written once, as by a program that fills what it
+ *     allocates: a block up to a page whole (memset), a larger one one
+ *     byte per page (its page faults); a realloc only the part that grew.
+ *     Freed blocks are not read.
  * Everything the replayer itself needs (ops, the slot table, per-thread
  * state) comes from mmap, so only the replayed calls use the allocator
  * under test. Built with -fno-builtin so the compiler keeps every call.
