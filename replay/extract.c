@@ -10,16 +10,10 @@
 #include <uthash.h>
 
 #include "die.h"
+#include "model.h"
 #include "opstream.h"
 #include "reader.h"
 #include "records.h"
-
-/* A recorded thread's CPU time: its last USAGE reading, user + system. */
-struct usage {
-	uint64_t serial; /* key */
-	uint64_t cpu_ns;
-	UT_hash_handle hh;
-};
 
 /* Everything extraction keeps per image besides what extract.h reports. */
 struct state {
@@ -27,14 +21,9 @@ struct state {
 	size_t pos;  /* in out->v */
 	struct gt_opstream ops;
 	uint64_t serial; /* the thread whose calls follow (THREAD) */
-	struct usage *usage;
 	FILE *out;
 	uint64_t now_ns;
-	uint64_t inside_ns; /* summed durations of all its calls */
 	int block_start;
-	uint32_t next_seq;
-	int has_end;
-	struct gt_rec_end end;
 	UT_hash_handle hh;
 };
 
@@ -42,6 +31,9 @@ struct extraction {
 	const char *dir;
 	struct gt_replay_images *out;
 	struct state *states;
+	/* gittrace-report's model of the same blocks: the images' CPU time as
+	 * its verdict counts it, and its warning for a missing block. */
+	struct gt_model *model;
 };
 
 static struct gt_replay_image *image_of(struct extraction *x, struct state *s)
@@ -92,18 +84,6 @@ static void open_ops(struct extraction *x, struct state *s)
 		gt_die("cannot write '%s': %s", img->ops_path, strerror(errno));
 }
 
-static struct usage *usage_for(struct state *s)
-{
-	struct usage *u;
-	HASH_FIND(hh, s->usage, &s->serial, sizeof(s->serial), u);
-	if (!u) {
-		u = gt_xcalloc(1, sizeof(*u));
-		u->serial = s->serial;
-		HASH_ADD(hh, s->usage, serial, sizeof(u->serial), u);
-	}
-	return u;
-}
-
 static void close_ops(struct gt_replay_image *img, struct state *s)
 {
 	if (s->out && fclose(s->out))
@@ -117,7 +97,6 @@ static void call(struct extraction *x, struct state *s, const struct gt_block *b
 	uint64_t t = (s->block_start ? b->h.base_ns : s->now_ns) + (uint64_t)c->dts;
 	s->block_start = 0;
 	s->now_ns = t;
-	s->inside_ns += c->dur_ns;
 	if (c->fn >= GT_REPLAY_FNS)
 		return; /* the maps are git's own, not the allocator's */
 	struct gt_replay_image *img = image_of(x, s);
@@ -157,15 +136,7 @@ static void apply(struct extraction *x, struct state *s, const struct gt_block *
 		call(x, s, b, &r->u.call);
 		break;
 	case GT_REC_END:
-		s->end = r->u.end;
-		s->has_end = 1;
 		close_ops(image_of(x, s), s);
-		break;
-	case GT_REC_EXEC_FAILED:
-		s->has_end = 0;
-		break;
-	case GT_REC_USAGE:
-		usage_for(s)->cpu_ns = r->u.usage.user_ns + r->u.usage.system_ns;
 		break;
 	default:
 		break;
@@ -175,9 +146,6 @@ static void apply(struct extraction *x, struct state *s, const struct gt_block *
 static void feed(struct extraction *x, const struct gt_block *b)
 {
 	struct state *s = state_for(x, b);
-	if (b->h.seq != s->next_seq)
-		image_of(x, s)->missing_blocks = 1;
-	s->next_seq = b->h.seq + 1;
 	s->block_start = 1;
 	struct gt_rec_iter it;
 	struct gt_rec raw;
@@ -192,33 +160,42 @@ static void feed(struct extraction *x, const struct gt_block *b)
 }
 
 /*
- * The program's CPU time: END's with the tracer's estimated share removed,
- * but never less than the time inside the calls (a short run's tracer
- * estimate can exceed its CPU time; gittrace-report does the same); else
- * its threads' last USAGE readings.
+ * The program's CPU time as gittrace-report's verdict takes it: END's user
+ * + system less the tracer's estimated share, but never less than the time
+ * inside the calls (a short run's tracer estimate can exceed its CPU
+ * time). Without END (a cut trace), the threads' last USAGE readings: a
+ * lower bound, and only there after file maps.
  */
-static void cpu_time(struct gt_replay_image *img, const struct state *s)
+static void cpu_time(struct gt_replay_image *img, const struct gt_image *mi)
 {
-	if (s->has_end) {
-		uint64_t cpu = s->end.user_ns + s->end.system_ns;
-		cpu = cpu > s->end.tracer_ns ? cpu - s->end.tracer_ns : 0;
-		cpu = cpu > s->inside_ns ? cpu : s->inside_ns;
-		img->cpu_seconds = (double)cpu / 1e9;
+	if (mi->ended) {
+		double cpu = gt_image_cpu_seconds(mi) - gt_image_tracer_seconds(mi);
+		double inside = gt_image_allocator_seconds(mi) + gt_image_mmap_seconds(mi);
+		img->cpu_seconds = cpu > inside ? cpu : inside;
 		img->cpu_source = GT_REPLAY_CPU_END;
 		return;
 	}
-	uint64_t cpu = 0;
-	for (const struct usage *u = s->usage; u; u = u->hh.next)
-		cpu += u->cpu_ns;
-	img->cpu_seconds = (double)cpu / 1e9;
-	img->cpu_source = cpu ? GT_REPLAY_CPU_USAGE : GT_REPLAY_CPU_NONE;
+	uint64_t ns = 0;
+	for (const struct gt_thread *t = mi->threads; t; t = t->hh.next)
+		ns += t->has_usage ? t->usage.user_ns + t->usage.system_ns : 0;
+	img->cpu_seconds = (double)ns / 1e9;
+	img->cpu_source = ns ? GT_REPLAY_CPU_USAGE : GT_REPLAY_CPU_NONE;
+}
+
+/* The model's image of s. */
+static const struct gt_image *model_image(const struct extraction *x, const struct state *s)
+{
+	for (size_t i = 0; i < gt_model_count(x->model); i++)
+		if (gt_model_image(x->model, i)->id == s->id)
+			return gt_model_image(x->model, i);
+	BUG("an image the model has not seen");
 }
 
 /* Writes the header, closes the stream and frees the state. */
 static void finish(struct extraction *x, struct state *s)
 {
 	struct gt_replay_image *img = image_of(x, s);
-	cpu_time(img, s);
+	cpu_time(img, model_image(x, s));
 	close_ops(img, s);
 	img->h = s->ops.h;
 	img->untracked_frees = s->ops.untracked_frees;
@@ -227,12 +204,6 @@ static void finish(struct extraction *x, struct state *s)
 	if (img->ops_path && (!f || fwrite(&img->h, sizeof(img->h), 1, f) != 1 || fclose(f)))
 		gt_die("cannot write '%s': %s", img->ops_path, strerror(errno));
 	gt_opstream_release(&s->ops);
-	struct usage *u, *tmp;
-	HASH_ITER(hh, s->usage, u, tmp)
-	{
-		HASH_DEL(s->usage, u);
-		free(u);
-	}
 	free(s);
 }
 
@@ -262,14 +233,17 @@ static void drop_empty(struct gt_replay_images *imgs)
 
 void gt_replay_extract(const char *path, const char *dir, long pid, struct gt_replay_images *out)
 {
-	struct extraction x = {.dir = dir, .out = out};
+	struct extraction x = {.dir = dir, .out = out, .model = gt_model_new()};
 	memset(out, 0, sizeof(*out));
 	struct gt_reader *r = gt_reader_open(path);
 	struct gt_block b;
 	while (gt_reader_next(r, &b))
-		if (pid <= 0 || b.h.pid == (uint32_t)pid)
+		if (pid <= 0 || b.h.pid == (uint32_t)pid) {
+			gt_model_feed(x.model, &b);
 			feed(&x, &b);
+		}
 	out->torn = gt_reader_torn(r);
+	gt_model_finish(x.model, out->torn);
 	gt_reader_close(r);
 	struct state *s, *tmp;
 	HASH_ITER(hh, x.states, s, tmp)
@@ -277,6 +251,7 @@ void gt_replay_extract(const char *path, const char *dir, long pid, struct gt_re
 		HASH_DEL(x.states, s);
 		finish(&x, s);
 	}
+	gt_model_free(x.model);
 	drop_empty(out);
 }
 

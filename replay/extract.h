@@ -4,7 +4,7 @@
  * caller owns. Reading uses the analyzer's reader and record decoder, so a
  * bad trace ends the program the way gittrace-report's does (one line,
  * exit 1) and a trace cut short is read up to its last whole block with
- * the reader's one warning.
+ * the reader's one warning (and a missing block with the model's).
  */
 #ifndef GT_REPLAY_EXTRACT_H
 #define GT_REPLAY_EXTRACT_H
@@ -17,7 +17,7 @@
 /* Where an image's CPU time comes from. */
 enum gt_replay_cpu_source {
 	GT_REPLAY_CPU_NONE = 0,	 /* no END and no USAGE: unknown */
-	GT_REPLAY_CPU_END = 1,	 /* END: user + system - tracer_ns, at least the time in calls */
+	GT_REPLAY_CPU_END = 1,	 /* END: as gittrace-report's verdict (extract.c) */
 	GT_REPLAY_CPU_USAGE = 2, /* no END: the threads' last USAGE, user + system */
 };
 
@@ -35,7 +35,6 @@ struct gt_replay_image {
 	 * replayed as realloc(NULL, n); CALLs of functions this reader does
 	 * not know are left out. */
 	uint64_t untracked_frees, untracked_reallocs, unknown_calls;
-	int missing_blocks; /* a block of the image was missing by seq */
 	double cpu_seconds; /* the program's CPU time; see cpu_source */
 	enum gt_replay_cpu_source cpu_source;
 };

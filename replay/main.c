@@ -116,14 +116,9 @@ static void parse(int argc, char **argv, struct options *o)
 static void warn_partial(const struct gt_replay_image *img)
 {
 	uint64_t off = img->untracked_frees + img->untracked_reallocs + img->unknown_calls;
-	if (img->missing_blocks)
-		gt_warnf(
-			"pid %u: a block of its trace is missing; the calls in it are not replayed",
-			img->pid);
 	if (off)
 		gt_warnf("pid %u: %llu of %llu calls not replayed as recorded (frees and reallocs "
-			 "of "
-			 "blocks never seen allocated, calls of unknown functions)",
+			 "of blocks never seen allocated, calls of unknown functions)",
 			 img->pid, (unsigned long long)off,
 			 (unsigned long long)(img->recorded_calls + img->unknown_calls));
 }

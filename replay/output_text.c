@@ -6,7 +6,7 @@
 
 static const char *const cpu_sources[] = {
 	[GT_REPLAY_CPU_NONE] = "unknown: no END or USAGE record",
-	[GT_REPLAY_CPU_END] = "user + system from END, tracer's time removed",
+	[GT_REPLAY_CPU_END] = "from END, as gittrace-report's verdict takes it",
 	[GT_REPLAY_CPU_USAGE] = "no END: the threads' last USAGE readings, a lower bound",
 };
 
