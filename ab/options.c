@@ -1,6 +1,7 @@
 /* Command-line parsing of gittrace-ab (see options.h). */
 #define _GNU_SOURCE
 #include "options.h"
+#include "compose.h"
 #include "die.h"
 #include "shuffle.h"
 
@@ -23,6 +24,9 @@ static const char usage_text[] =
 	"                       path of a shared library\n"
 	"  --variant NAME=SPEC  SPEC: -c KEY=VALUE (git settings, through GIT_CONFIG_COUNT)\n"
 	"                       and/or --alloc NAME, separated by spaces\n"
+	"  --common SPEC        added to every variant, the baseline too (same SPEC)\n"
+	"a lone --alloc beside --variant is the baseline with that allocator (it keeps\n"
+	"the baseline's git settings)\n"
 	"method:\n"
 	"  --rounds N           measured rounds, each runs every variant once (default 5)\n"
 	"  --warmups N          unmeasured runs of each variant first (default 1)\n"
@@ -43,6 +47,7 @@ static const char usage_text[] =
 enum {
 	OPT_ALLOC = 256,
 	OPT_VARIANT,
+	OPT_COMMON,
 	OPT_ROUNDS,
 	OPT_WARMUPS,
 	OPT_SEED,
@@ -57,6 +62,7 @@ enum {
 static const struct option longopts[] = {
 	{"alloc", required_argument, NULL, OPT_ALLOC},
 	{"variant", required_argument, NULL, OPT_VARIANT},
+	{"common", required_argument, NULL, OPT_COMMON},
 	{"rounds", required_argument, NULL, OPT_ROUNDS},
 	{"warmups", required_argument, NULL, OPT_WARMUPS},
 	{"seed", required_argument, NULL, OPT_SEED},
@@ -95,6 +101,8 @@ void gt_ab_options_parse(struct gt_ab_options *o, int argc, char **argv)
 	o->warmups = 1;
 	o->progress = isatty(2);
 	int seed_given = 0;
+	struct gt_ab_variant common = {0};
+	int have_common = 0;
 
 	opterr = 0; /* our own messages, in the house format */
 	int c;
@@ -105,6 +113,10 @@ void gt_ab_options_parse(struct gt_ab_options *o, int argc, char **argv)
 			break;
 		case OPT_VARIANT:
 			gt_ab_variant_from_spec(add_variant(o), optarg);
+			break;
+		case OPT_COMMON:
+			gt_ab_variant_parse_spec(&common, optarg, "--common");
+			have_common = 1;
 			break;
 		case OPT_ROUNDS:
 			o->rounds = (unsigned)parse_number(optarg, "--rounds", 2, 100000);
@@ -163,6 +175,9 @@ void gt_ab_options_parse(struct gt_ab_options *o, int argc, char **argv)
 		gt_ab_variant_baseline(&o->variants[0], &only);
 	}
 	gt_ab_variants_check_unique(o->variants, o->nvariants);
+	gt_ab_variants_compose(o->variants, o->nvariants, have_common ? &common : NULL);
+	gt_ab_variant_release(&common);
+	gt_ab_variants_warn_mixed(o->variants, o->nvariants);
 
 	if (o->template_dir && access(o->template_dir, R_OK | X_OK) < 0)
 		gt_ab_die_errno("cannot open '%s'", o->template_dir);

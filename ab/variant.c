@@ -39,10 +39,11 @@ static char *name_of_library(const char *path)
 	return name;
 }
 
-static void set_alloc(struct gt_ab_variant *v, const char *alloc)
+/* where: how messages name what is parsed ("variant 'a'", "--common"). */
+static void set_alloc(struct gt_ab_variant *v, const char *alloc, const char *where)
 {
 	if (v->alloc)
-		gt_ab_usage_error("variant '%s' names two allocators", v->name);
+		gt_ab_usage_error("%s names two allocators", where);
 	v->alloc = gt_ab_xstrdup(alloc);
 	v->preload = gt_ab_allocator_resolve(alloc);
 }
@@ -51,21 +52,54 @@ void gt_ab_variant_from_alloc(struct gt_ab_variant *v, const char *alloc)
 {
 	memset(v, 0, sizeof(*v));
 	v->name = strchr(alloc, '/') ? name_of_library(alloc) : gt_ab_xstrdup(alloc);
-	set_alloc(v, alloc);
+	v->lone_alloc = 1;
+	set_alloc(v, alloc, "--alloc");
 }
 
-static void add_setting(struct gt_ab_variant *v, const char *kv)
+static void add_setting(struct gt_ab_variant *v, const char *kv, const char *where)
 {
 	const char *eq = strchr(kv, '=');
 	size_t klen = eq ? (size_t)(eq - kv) : strlen(kv);
 	if (!klen || !memchr(kv, '.', klen))
-		gt_ab_usage_error("bad git setting '%s' in variant '%s' (want section.key=value)",
-				  kv, v->name);
+		gt_ab_usage_error("bad git setting '%s' in %s (want section.key=value)", kv, where);
+	char *key = gt_ab_xstrdup(kv);
+	key[klen] = '\0';
+	gt_ab_variant_add_setting(v, key, eq ? eq + 1 : "true");
+	free(key);
+}
+
+void gt_ab_variant_add_setting(struct gt_ab_variant *v, const char *key, const char *value)
+{
 	v->settings = gt_ab_xreallocarray(v->settings, v->nsettings + 1, sizeof(*v->settings));
 	struct gt_ab_setting *s = &v->settings[v->nsettings++];
-	s->key = gt_ab_xstrdup(kv);
-	s->key[klen] = '\0';
-	s->value = gt_ab_xstrdup(eq ? eq + 1 : "true");
+	s->key = gt_ab_xstrdup(key);
+	s->value = gt_ab_xstrdup(value);
+}
+
+void gt_ab_variant_parse_spec(struct gt_ab_variant *v, const char *spec, const char *where)
+{
+	char *words = gt_ab_xstrdup(spec);
+	char *save = NULL;
+	for (char *w = strtok_r(words, " \t\n", &save); w; w = strtok_r(NULL, " \t\n", &save)) {
+		if (!strcmp(w, "-c") || !strcmp(w, "--alloc")) {
+			char *arg = strtok_r(NULL, " \t\n", &save);
+			if (!arg)
+				gt_ab_usage_error("'%s' needs an argument in %s", w, where);
+			if (w[1] == 'c')
+				add_setting(v, arg, where);
+			else
+				set_alloc(v, arg, where);
+		} else if (!strncmp(w, "-c", 2)) {
+			add_setting(v, w + 2, where);
+		} else if (!strncmp(w, "--alloc=", 8)) {
+			set_alloc(v, w + 8, where);
+		} else {
+			gt_ab_usage_error(
+				"unexpected '%s' in %s (want -c KEY=VALUE or --alloc NAME)", w,
+				where);
+		}
+	}
+	free(words);
 }
 
 void gt_ab_variant_from_spec(struct gt_ab_variant *v, const char *spec)
@@ -77,30 +111,9 @@ void gt_ab_variant_from_spec(struct gt_ab_variant *v, const char *spec)
 	v->name = gt_ab_xstrdup(spec);
 	v->name[eq - spec] = '\0';
 	check_name(v->name, spec);
-
-	char *words = gt_ab_xstrdup(eq + 1);
-	char *save = NULL;
-	for (char *w = strtok_r(words, " \t\n", &save); w; w = strtok_r(NULL, " \t\n", &save)) {
-		if (!strcmp(w, "-c") || !strcmp(w, "--alloc")) {
-			char *arg = strtok_r(NULL, " \t\n", &save);
-			if (!arg)
-				gt_ab_usage_error("'%s' needs an argument in variant '%s'", w,
-						  v->name);
-			if (w[1] == 'c')
-				add_setting(v, arg);
-			else
-				set_alloc(v, arg);
-		} else if (!strncmp(w, "-c", 2)) {
-			add_setting(v, w + 2);
-		} else if (!strncmp(w, "--alloc=", 8)) {
-			set_alloc(v, w + 8);
-		} else {
-			gt_ab_usage_error("unexpected '%s' in variant '%s' (want -c KEY=VALUE or "
-					  "--alloc NAME)",
-					  w, v->name);
-		}
-	}
-	free(words);
+	char *where = gt_ab_xasprintf("variant '%s'", v->name);
+	gt_ab_variant_parse_spec(v, eq + 1, where);
+	free(where);
 }
 
 void gt_ab_variant_baseline(struct gt_ab_variant *v, const struct gt_ab_variant *other)

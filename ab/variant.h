@@ -20,6 +20,8 @@ struct gt_ab_variant {
 			  NULL: the system allocator */
 	struct gt_ab_setting *settings;
 	size_t nsettings;
+	int lone_alloc; /* from a lone --alloc: takes the baseline's git
+			   settings (gt_ab_variants_compose) */
 };
 
 /*
@@ -38,6 +40,15 @@ void gt_ab_variant_from_alloc(struct gt_ab_variant *v, const char *alloc);
  * syntax.
  */
 void gt_ab_variant_from_spec(struct gt_ab_variant *v, const char *spec);
+
+/*
+ * Adds the words of SPEC (as in `--variant`, without NAME=) to v: used for
+ * `--common` too. where names the source in messages ("variant 'a'").
+ */
+void gt_ab_variant_parse_spec(struct gt_ab_variant *v, const char *spec, const char *where);
+
+/* Appends the git setting KEY=VALUE (both copied). */
+void gt_ab_variant_add_setting(struct gt_ab_variant *v, const char *key, const char *value);
 
 /* The baseline added when only one variant is given: "system" for an
  * allocator variant, else "default"; nothing changed either way. */

@@ -10,10 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diff.h"
 #include "die.h"
 #include "dump.h"
+#include "load.h"
 #include "model.h"
-#include "progress.h"
 #include "reader.h"
 #include "replay_input.h"
 #include "report.h"
@@ -30,6 +31,7 @@ enum mode { MODE_TEXT, MODE_JSON, MODE_FOLDED, MODE_HTML, MODE_DUMP };
 static void usage(void)
 {
 	printf("Usage: gittrace-report [OPTION]... TRACE\n"
+	       "  or:  gittrace-report --diff [--json] [--fail-if-worse=PCT] BASE NEW\n"
 	       "Report allocation churn, maps, time shares and call sites of a gittrace trace,\n"
 	       "with a verdict: allocator-bound, window-bound or neither.\n"
 	       "\n"
@@ -44,11 +46,20 @@ static void usage(void)
 	       "  --pid=PID           report only the process(es) with this pid\n"
 	       "  --replay=FILE       add the predictions of `gittrace replay --json` (FILE,\n"
 	       "                        of the same trace) to the verdict's evidence\n"
+	       "  --trace2=FILE       attribute each process's calls to git's trace2 regions\n"
+	       "                        from FILE, or the files in a directory\n"
+	       "                        (GIT_TRACE2_EVENT; gittrace --phases)\n"
+	       "  --diff              compare two traces, process by process (matched by\n"
+	       "                        argv, in order of appearance) and site by site\n"
+	       "  --fail-if-worse=PCT with --diff: exit 3 if allocations, temporary\n"
+	       "                        allocations, allocator time share or pack maps of\n"
+	       "                        a process grew by more than PCT percent\n"
 	       "      --help          display this help and exit\n"
 	       "      --version       output version information and exit\n"
 	       "\n"
-	       "Exit status: 0 success, 1 bad input, 2 usage error. A trace cut short is\n"
-	       "reported with a warning and \"complete\": false, not as an error.\n");
+	       "Exit status: 0 success, 1 bad input, 2 usage error, 3 --fail-if-worse found a\n"
+	       "process worse. A trace cut short is reported with a warning and\n"
+	       "\"complete\": false, not as an error; so is a damaged trace2 file.\n");
 }
 
 static long parse_number(const char *opt, const char *s, long max)
@@ -91,25 +102,55 @@ static void write_html(const char *file, const struct gt_summary *s, size_t top)
 		gt_die("cannot write '%s': %s", file, strerror(errno));
 }
 
-static void summary_add(void *ctx, struct gt_image *img)
+/* --diff BASE NEW: both traces summarized with all their sites, then compared. */
+static int diff(const char *base, const char *new, struct gt_symbolizer *sym, long pid, int json,
+		double fail_pct, size_t top)
 {
-	gt_summary_add(ctx, img);
+	struct gt_loaded a, b;
+	gt_load(&a, base, sym, pid, 0, 1, NULL, NULL);
+	gt_load(&b, new, sym, pid, 0, 1, NULL, NULL);
+	struct gt_diff d;
+	gt_diff_build(&d, &a.s, &b.s);
+	if (json)
+		gt_report_diff_json(stdout, &d, top);
+	else
+		gt_report_diff_text(stdout, &d, top);
+	int worse = fail_pct >= 0 && gt_diff_worse(&d, fail_pct, stderr);
+	gt_diff_release(&d);
+	gt_load_release(&b);
+	gt_load_release(&a);
+	return worse ? GT_EXIT_WORSE : 0;
+}
+
+static void dump(const char *path, struct gt_symbolizer *sym)
+{
+	struct gt_dump d = {stdout, sym};
+	struct gt_model *m = gt_model_new();
+	struct gt_reader *r = gt_reader_open(path);
+	struct gt_block b;
+	while (gt_reader_next(r, &b))
+		gt_dump_block(&d, m, &b);
+	gt_model_finish(m, gt_reader_torn(r));
+	gt_reader_close(r);
+	gt_model_free(m);
 }
 
 int main(int argc, char **argv)
 {
 	enum mode mode = MODE_TEXT;
-	int by_bytes = 0;
+	int by_bytes = 0, is_diff = 0;
 	long top = -1, pid = -1; /* top < 0: the mode's default */
-	const char *path = NULL, *html = NULL, *replay_path = NULL, *v;
+	double fail_pct = -1;
+	const char *paths[2] = {NULL, NULL}, *html = NULL, *trace2 = NULL, *replay_path = NULL, *v;
+	size_t npaths = 0;
 	int options_done = 0;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (options_done || a[0] != '-' || !strcmp(a, "-")) {
-			if (path)
-				gt_usage_error("more than one trace given: '%s'", a);
-			path = a;
+			if (npaths == 2)
+				gt_usage_error("too many traces given: '%s'", a);
+			paths[npaths++] = a;
 		} else if (!strcmp(a, "--")) {
 			options_done = 1;
 		} else if (!strcmp(a, "--help")) {
@@ -123,6 +164,8 @@ int main(int argc, char **argv)
 			mode = MODE_JSON;
 		} else if (!strcmp(a, "--dump")) {
 			mode = MODE_DUMP;
+		} else if (!strcmp(a, "--diff")) {
+			is_diff = 1;
 		} else if (!strcmp(a, "--folded") || !strcmp(a, "--folded=allocations")) {
 			mode = MODE_FOLDED;
 			by_bytes = 0;
@@ -132,18 +175,34 @@ int main(int argc, char **argv)
 		} else if ((v = option_value("--html", argc, argv, &i))) {
 			mode = MODE_HTML;
 			html = v;
+		} else if ((v = option_value("--trace2", argc, argv, &i))) {
+			trace2 = v;
+		} else if ((v = option_value("--replay", argc, argv, &i))) {
+			replay_path = v;
+		} else if ((v = option_value("--fail-if-worse", argc, argv, &i))) {
+			fail_pct = (double)parse_number("--fail-if-worse", v, INT_MAX);
 		} else if ((v = option_value("--top", argc, argv, &i))) {
 			top = parse_number("--top", v, INT_MAX);
 		} else if ((v = option_value("--pid", argc, argv, &i))) {
 			pid = parse_number("--pid", v, LONG_MAX);
-		} else if ((v = option_value("--replay", argc, argv, &i))) {
-			replay_path = v;
 		} else {
 			gt_usage_error("unrecognized option '%s'", a);
 		}
 	}
-	if (!path)
+	if (is_diff && npaths != 2)
+		gt_usage_error("--diff needs two traces: BASE NEW");
+	if (is_diff && mode != MODE_TEXT && mode != MODE_JSON)
+		gt_usage_error("--diff prints text or --json only");
+	if (trace2 && (is_diff || mode == MODE_DUMP || mode == MODE_FOLDED))
+		gt_usage_error("--trace2 goes with the text, --json and --html reports");
+	if (replay_path && (is_diff || mode == MODE_DUMP || mode == MODE_FOLDED))
+		gt_usage_error("--replay goes with the text, --json and --html reports");
+	if (!is_diff && fail_pct >= 0)
+		gt_usage_error("--fail-if-worse goes with --diff");
+	if (!npaths)
 		gt_usage_error("no trace given");
+	if (!is_diff && npaths > 1)
+		gt_usage_error("more than one trace given: '%s'", paths[1]);
 	if (top < 0)
 		top = mode == MODE_HTML ? 50 : 10;
 
@@ -155,58 +214,35 @@ int main(int argc, char **argv)
 	if (!syms)
 		gt_die("out of memory (symbolizer)");
 	struct gt_symbolizer *sym = gt_symbolizer_new(syms);
-	struct gt_dump dump = {stdout, sym};
-	struct gt_model *m = gt_model_new();
-	/*
-	 * Text and JSON summarize each image as it is retired, keeping the
-	 * sites they print: memory follows the processes running at a time.
-	 * --html and --folded draw from every stack, so they keep the model whole.
-	 */
-	struct gt_summary s;
-	int streaming = mode == MODE_JSON || mode == MODE_TEXT;
-	if (streaming) {
-		gt_summary_init(&s, path, sym, pid, (size_t)top, replay_path ? &replay : NULL);
-		gt_model_on_retire(m, summary_add, &s);
-	}
-	struct gt_reader *r = gt_reader_open(path);
-	struct gt_progress progress;
-	struct gt_block b;
-
-	gt_progress_init(&progress);
-	while (gt_reader_next(r, &b)) {
-		if (mode == MODE_DUMP)
-			gt_dump_block(&dump, m, &b);
-		else
-			gt_model_feed(m, &b);
-		gt_progress_update(&progress, gt_reader_pos(r), gt_reader_size(r),
-				   gt_model_events(m));
-	}
-	gt_progress_done();
-	gt_model_finish(m, gt_reader_torn(r));
-
-	if (mode != MODE_DUMP) {
-		if (streaming)
-			gt_summary_finish(&s, m);
-		else
-			gt_summary_build(&s, m, path, sym, pid, replay_path ? &replay : NULL);
-		if (pid >= 0 && !s.n)
-			gt_die("no process with pid %ld in '%s'", pid, path);
+	int status = 0;
+	if (is_diff) {
+		status = diff(paths[0], paths[1], sym, pid, mode == MODE_JSON, fail_pct,
+			      (size_t)top);
+	} else if (mode == MODE_DUMP) {
+		dump(paths[0], sym);
+	} else {
+		struct gt_phases ph;
+		if (trace2)
+			gt_phases_init(&ph, trace2);
+		struct gt_loaded l;
+		gt_load(&l, paths[0], sym, pid, (size_t)top, mode == MODE_JSON || mode == MODE_TEXT,
+			trace2 ? &ph : NULL, replay_path ? &replay : NULL);
 		if (mode == MODE_JSON)
-			gt_report_json(stdout, &s, (size_t)top);
+			gt_report_json(stdout, &l.s, (size_t)top);
 		else if (mode == MODE_FOLDED)
-			gt_report_folded(stdout, &s, by_bytes);
+			gt_report_folded(stdout, &l.s, by_bytes);
 		else if (mode == MODE_HTML)
-			write_html(html, &s, (size_t)top);
+			write_html(html, &l.s, (size_t)top);
 		else
-			gt_report_text(stdout, &s, (size_t)top);
-		gt_summary_release(&s);
+			gt_report_text(stdout, &l.s, (size_t)top);
+		gt_load_release(&l);
+		if (trace2)
+			gt_phases_release(&ph);
 	}
-	gt_reader_close(r);
-	gt_model_free(m);
 	gt_symbolizer_free(sym);
 	gt_symbols_free(syms);
 	gt_replay_input_release(&replay);
 	if (fflush(stdout) || ferror(stdout))
 		gt_die("cannot write the report: %s", strerror(errno));
-	return 0;
+	return status;
 }

@@ -1,29 +1,35 @@
 #!/bin/bash
 # bench/run.sh: gittrace's overhead and trace size against plain git and
 # heaptrack, and gittrace-report's speed against heaptrack_print, side by side
-# in one run on a generated demo repository. Prints a Markdown report (the
-# tables in BENCHMARKS.md come from it). A benchmark, not a test: it judges
-# nothing.
+# in one run. Prints a Markdown report (the tables in BENCHMARKS.md come from
+# it). A benchmark, not a test: it judges nothing.
 #
-# usage: bench/run.sh [-r REPS] [-s SCALE] BUILD_DIR
+# usage: bench/run.sh [-r ROUNDS] [-s SCALE | -R REPO] BUILD_DIR
 #   BUILD_DIR  a CMake build of gittrace (preload/libgittrace.so and
 #              analyzer/gittrace-report inside)
-#   -r REPS    repetitions of each (command, mode) pair (default 5); modes run
-#              in rotated order within a repetition, and the median is kept
-#   -s SCALE   demo repository scale (default 100: ~33,000 objects)
+#   -r ROUNDS  rounds (default 5); each round runs every mode once, in an
+#              order rotated from round to round, and each traced run is
+#              compared with the plain run of its own round (paired ratios)
+#   -s SCALE   on a generated demo repository (default; scale 100: ~33,000
+#              objects): git repack -adf (on a fresh copy each run) and
+#              git log --raw
+#   -R REPO    on an existing repository (e.g. a bare clone of git.git):
+#              git log --raw --all, and git pack-objects --revs --all
+#              --stdout </dev/null, the child that git repack runs
 set -euo pipefail
 export LC_ALL=C GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
 
-reps=5 scale=100
-while getopts r:s: opt; do
+rounds=5 scale=100 repo=
+while getopts r:s:R: opt; do
 	case $opt in
-	r) reps=$OPTARG ;;
+	r) rounds=$OPTARG ;;
 	s) scale=$OPTARG ;;
+	R) repo=$(cd "$OPTARG" && pwd) ;;
 	*) exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 1 ] || { echo "usage: bench/run.sh [-r REPS] [-s SCALE] BUILD_DIR" >&2; exit 2; }
+[ $# -eq 1 ] || { echo "usage: bench/run.sh [-r ROUNDS] [-s SCALE | -R REPO] BUILD_DIR" >&2; exit 2; }
 build=$(cd "$1" && pwd)
 preload=$build/preload/libgittrace.so
 report=$build/analyzer/gittrace-report
@@ -37,78 +43,104 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/gittrace-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-sh "$here/../examples/make-demo-repo.sh" "$work/demo" "$scale"
 
 modes=(plain counting stacks heaptrack)
-commands=("repack -adf" "log --raw")
+if [ -n "$repo" ]; then
+	commands=("log --raw --all" "pack-objects --revs --all --stdout")
+else
+	sh "$here/../examples/make-demo-repo.sh" "$work/demo" "$scale"
+	repo=$work/demo
+	commands=("repack -adf" "log --raw")
+fi
 
-# run_one MODE CMD OUT: runs git CMD in MODE; prints wall seconds. The repack
-# runs on a fresh copy of the demo repository (copied before the clock starts).
+# run_one MODE CMD OUT: runs git CMD in MODE, stdin and stdout /dev/null;
+# prints wall and CPU (user + system) seconds. The repack runs on a fresh
+# copy of the repository (copied before the clock starts).
 run_one() {
-	local mode=$1 cmd=$2 out=$3 repo=$work/demo t0 t1
+	local mode=$1 cmd=$2 out=$3 dir=$repo
 	if [ "$cmd" = "repack -adf" ]; then
 		rm -rf "$work/copy"
-		cp -a "$work/demo" "$work/copy"
-		repo=$work/copy
+		cp -a "$repo" "$work/copy"
+		dir=$work/copy
 	fi
 	rm -f "$out" "$out".*
-	t0=$(date +%s%N)
+	local -a run=(git -C "$dir")
 	case $mode in
-	plain) git -C "$repo" $cmd >/dev/null 2>&1 ;;
-	counting) GITTRACE_OUTPUT=$out GITTRACE_STACK_DEPTH=0 LD_PRELOAD=$preload \
-		git -C "$repo" $cmd >/dev/null 2>&1 ;;
-	stacks) GITTRACE_OUTPUT=$out LD_PRELOAD=$preload git -C "$repo" $cmd >/dev/null 2>&1 ;;
-	heaptrack) heaptrack -o "$out" git -C "$repo" $cmd >/dev/null 2>&1 ;;
+	plain) ;;
+	counting) run=(env GITTRACE_OUTPUT="$out" GITTRACE_STACK_DEPTH=0 LD_PRELOAD="$preload" "${run[@]}") ;;
+	stacks) run=(env GITTRACE_OUTPUT="$out" LD_PRELOAD="$preload" "${run[@]}") ;;
+	heaptrack) run=(heaptrack -o "$out" "${run[@]}") ;;
 	esac
-	t1=$(date +%s%N)
-	echo "scale=3; ($t1 - $t0) / 1000000000" | bc
+	# shellcheck disable=SC2086 # cmd holds whole words
+	/usr/bin/time -o "$work/time" -f '%e %U %S' "${run[@]}" $cmd </dev/null >/dev/null 2>&1
+	awk '{ printf "%s %.2f\n", $1, $2 + $3 }' "$work/time"
 }
 
 median() {
-	sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+	sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
 echo "# gittrace benchmark"
 echo
 echo "$(date -u +%Y-%m-%d), $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')),"
+echo "load average $(cut -d' ' -f1-3 /proc/loadavg) at the start,"
 echo "$(git --version), heaptrack $(heaptrack --version 2>/dev/null | awk '{print $NF}'),"
-echo "demo repository scale $scale: $(git -C "$work/demo" count-objects -v | awk '/in-pack/ {print $2}') objects,"
-echo "pack $(git -C "$work/demo" count-objects -v | awk '/size-pack/ {print $2}') KiB; median of $reps repetitions, modes rotated."
+echo "repository: $(git -C "$repo" count-objects -v | awk '/in-pack/ {print $2}') objects,"
+echo "pack $(git -C "$repo" count-objects -v | awk '/size-pack/ {print $2}') KiB; $rounds rounds, modes rotated."
 echo
 
 for cmd in "${commands[@]}"; do
 	key=${cmd%% *}
-	for ((r = 0; r < reps; r++)); do
+	for ((r = 0; r < rounds; r++)); do
 		for ((m = 0; m < ${#modes[@]}; m++)); do
 			mode=${modes[$(((m + r) % ${#modes[@]}))]}
-			run_one "$mode" "$cmd" "$work/$key.$mode" >>"$work/times.$key.$mode"
+			echo "$r $(run_one "$mode" "$cmd" "$work/$key.$mode")" >>"$work/times.$key.$mode"
 		done
 	done
 done
 
-echo "## Run time (wall seconds, ratio to plain git)"
+# paired COLUMN KEY MODE: the median over rounds of MODE's time ÷ plain's
+# time in the same round (COLUMN 2: wall, 3: CPU).
+paired() {
+	paste -d' ' "$work/times.$2.$3" "$work/times.$2.plain" |
+		awk -v c="$1" '{ print $c / $(c + 3) }' | median
+}
+
+echo "## Run time (paired ratios to plain git: the median over rounds)"
 echo
 echo "heaptrack follows only the first process: on \`git repack -adf\` it records \`git repack\`'s"
 echo "own few hundred calls, not the \`pack-objects\` child that does the work, so its repack"
 echo "overhead is not comparable."
 echo
-echo "| command | plain git | gittrace counting | gittrace stacks | heaptrack | stacks overhead ÷ heaptrack overhead |"
-echo "|---|---|---|---|---|---|"
+declare -A r
+echo "| command | time | plain git | gittrace counting | gittrace stacks | heaptrack | stacks overhead ÷ heaptrack overhead |"
+echo "|---|---|---|---|---|---|---|"
 for cmd in "${commands[@]}"; do
 	key=${cmd%% *}
-	declare -A med
-	for mode in "${modes[@]}"; do
-		med[$mode]=$(median <"$work/times.$key.$mode")
+	for col in 2 3; do
+		name=$([ "$col" = 2 ] && echo wall || echo CPU)
+		p=$(awk -v c="$col" '{ print $c }' "$work/times.$key.plain" | median)
+		row="| git $cmd | $name | $p s"
+		for mode in counting stacks heaptrack; do
+			r[$col$mode]=$(paired "$col" "$key" "$mode")
+			row="$row | $(printf '%.2f' "${r[$col$mode]}")×"
+		done
+		echo "$row | $(echo "${r[${col}stacks]} ${r[${col}heaptrack]}" | awk '{ printf "%.2f", ($1 - 1) / ($2 - 1) }') |"
 	done
-	p=${med[plain]}
-	ratio() { echo "scale=2; $1 / $p" | bc; }
-	echo "| git $cmd | $p s | ${med[counting]} s ($(ratio "${med[counting]}")×) |" \
-		"${med[stacks]} s ($(ratio "${med[stacks]}")×) | ${med[heaptrack]} s ($(ratio "${med[heaptrack]}")×) |" \
-		"$(echo "scale=2; (${med[stacks]} - $p) / (${med[heaptrack]} - $p)" | bc) |"
+done
+echo
+echo "Per round (wall ratios to plain):"
+echo
+for cmd in "${commands[@]}"; do
+	key=${cmd%% *}
+	for mode in counting stacks heaptrack; do
+		echo "- git $cmd, $mode: $(paste -d' ' "$work/times.$key.$mode" "$work/times.$key.plain" |
+			awk '{ printf "%.2f ", $2 / $5 }')"
+	done
 done
 echo
 
-echo "## Trace bytes per allocating call (last repetition's files)"
+echo "## Trace bytes per allocating call (the last round's files)"
 echo
 echo "Allocating calls: malloc, calloc, realloc and the aligned variants; heaptrack_print"
 echo "prints only that number. Both files hold frees too; gittrace's also holds mmap/munmap,"
@@ -136,23 +168,31 @@ for cmd in "${commands[@]}"; do
 done
 echo
 
-echo "## Analyzer speed (traces of git log --raw: gittrace with stacks, heaptrack)"
+echo "## Analyzer speed (the last round's traces; best of 3 runs each)"
 echo
-echo "A single-process command, so both traces hold the same calls. Units differ: gittrace's"
-echo "events are all its records (calls of every kind, stacks, modules); heaptrack_print reports"
-echo "only allocating calls, so its rate below counts fewer events than it really reads."
+echo "gittrace's events are its calls of every kind (frees and maps included);"
+echo "heaptrack_print reports only allocating calls, though it reads the frees too."
+echo "heaptrack's trace of a repack holds git repack's own calls only (see above)."
 echo
-echo "| analyzer | events | seconds | events/s | peak RSS |"
-echo "|---|---|---|---|---|"
-f=$work/log.stacks
-/usr/bin/time -v "$report" --json "$f" >"$work/r.json" 2>"$work/r.time"
-events=$(jq .trace.events "$work/r.json")
-secs=$(awk -F': ' '/Elapsed \(wall/ {n = split($2, t, ":"); print t[n - 1] * 60 + t[n]}' "$work/r.time")
-rss=$(awk -F': ' '/Maximum resident/ {print $2}' "$work/r.time")
-echo "| gittrace-report --json | $events | $secs | $(echo "$events / $secs" | bc) | $rss KiB |"
-hf=$(ls "$work/log.heaptrack".* | head -n 1)
-/usr/bin/time -v heaptrack_print "$hf" >"$work/h.txt" 2>"$work/h.time"
-hcalls=$(awk '/^calls to allocation functions:/ {print $5}' "$work/h.txt")
-secs=$(awk -F': ' '/Elapsed \(wall/ {n = split($2, t, ":"); print t[n - 1] * 60 + t[n]}' "$work/h.time")
-rss=$(awk -F': ' '/Maximum resident/ {print $2}' "$work/h.time")
-echo "| heaptrack_print | $hcalls allocating calls | $secs | $(echo "$hcalls / $secs" | bc) | $rss KiB |"
+echo "| command | analyzer | events | seconds | events/s | peak RSS |"
+echo "|---|---|---|---|---|---|"
+# best_of CMD...: the fastest of 3 runs: "seconds peak-RSS-KiB".
+best_of() {
+	for _ in 1 2 3; do
+		/usr/bin/time -o "$work/atime" -f '%e %M' "$@" >/dev/null 2>&1 || true
+		cat "$work/atime"
+	done | sort -g | head -n 1
+}
+for cmd in "${commands[@]}"; do
+	key=${cmd%% *}
+	f=$work/$key.stacks
+	events=$("$report" --json "$f" | jq .trace.events)
+	read -r secs rss <<<"$(best_of "$report" --json "$f")"
+	echo "| git $cmd | gittrace-report --json | $events | $secs | $(echo "$events / $secs" | bc) | $rss KiB |"
+	read -r secs rss <<<"$(best_of "$report" "$f")"
+	echo "| | gittrace-report (text) | $events | $secs | $(echo "$events / $secs" | bc) | $rss KiB |"
+	hf=$(ls "$work/$key.heaptrack".* | head -n 1)
+	hcalls=$(awk '/^calls to allocation functions:/ {print $5}' "$work/$key.hp.txt")
+	read -r secs rss <<<"$(best_of heaptrack_print "$hf")"
+	echo "| | heaptrack_print | $hcalls allocating calls | $secs | $(echo "$hcalls / $secs" | bc) | $rss KiB |"
+done

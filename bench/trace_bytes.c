@@ -1,8 +1,9 @@
 /*
  * bench/trace_bytes.c: where a trace's bytes go, and what other encodings
  * of the same records would weigh. A measuring tool for docs/capture-cost.md,
- * not part of gittrace: it reads a trace file (format 1.x, see
- * include/gittrace/format.h), accounts its raw bytes by record kind and, within
+ * not part of gittrace. Of a format 2.x trace it prints what each column
+ * weighs. Of a format 1.x trace (include/gittrace/format.h) it accounts its
+ * raw bytes by record kind and, within
  * CALL, by field; then re-encodes the records under named variants (fields
  * dropped, or prototype encodings: one-byte tokens, address deltas, a free as
  * a reference to its allocation, sampled or log-scaled durations, columns...)
@@ -102,6 +103,64 @@ static void die(const char *what)
 	exit(1);
 }
 
+/*
+ * Format 2.x: the records are already split into columns (format.h); what
+ * each column weighs, raw and compressed alone, block by block.
+ */
+static const char *const column_names[GT_COL_COUNT] = {"records (tokens, other records)",
+						       "call times",
+						       "durations",
+						       "stack ids",
+						       "sizes (U)",
+						       "addresses (P)",
+						       "other (X, S, T)"};
+static uint64_t column_raw[GT_COL_COUNT], column_packed[GT_COL_COUNT], blocks2;
+
+static void tally_columns(const uint8_t *block, size_t len)
+{
+	struct gt_cursor c = {block, block + len, 1};
+	uint64_t n = gt_get_uv(&c), clen[GT_COL_COUNT];
+	if (!c.ok || n < GT_COL_COUNT)
+		die("bad column directory");
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t l = gt_get_uv(&c);
+		if (i < GT_COL_COUNT)
+			clen[i] = l;
+	}
+	const uint8_t *p = c.p;
+	static uint8_t packed[1 << 22];
+	for (int i = 0; i < GT_COL_COUNT; i++) {
+		if (!c.ok || clen[i] > (uint64_t)(block + len - p))
+			die("bad column directory");
+		size_t z = clen[i] ? ZSTD_compress(packed, sizeof(packed), p, clen[i], 1) : 0;
+		if (ZSTD_isError(z))
+			die("cannot compress a column");
+		column_raw[i] += clen[i];
+		column_packed[i] += z;
+		p += clen[i];
+	}
+	blocks2++;
+}
+
+static void column_report(void)
+{
+	uint64_t raw_sum = 0, packed_sum = 0;
+	for (int i = 0; i < GT_COL_COUNT; i++) {
+		raw_sum += column_raw[i];
+		packed_sum += column_packed[i];
+	}
+	printf("## Format 2.x columns (%llu blocks; file %llu bytes)\n\n"
+	       "| column | raw bytes | compressed alone | share of compressed "
+	       "|\n|---|---|---|---|\n",
+	       (unsigned long long)blocks2, (unsigned long long)file_bytes);
+	for (int i = 0; i < GT_COL_COUNT; i++)
+		printf("| %s | %llu | %llu | %.1f%% |\n", column_names[i],
+		       (unsigned long long)column_raw[i], (unsigned long long)column_packed[i],
+		       packed_sum ? 100.0 * (double)column_packed[i] / (double)packed_sum : 0);
+	printf("| all | %llu | %llu | |\n", (unsigned long long)raw_sum,
+	       (unsigned long long)packed_sum);
+}
+
 static void read_trace(const char *path)
 {
 	FILE *f = fopen(path, "rb");
@@ -128,7 +187,10 @@ static void read_trace(const char *path)
 		size_t got = ZSTD_decompress(raw + raw_len, h.raw_size, file + at, h.frame_size);
 		if (ZSTD_isError(got) || got != h.raw_size)
 			die("corrupt block");
-		raw_len += got;
+		if (h.major >= 2)
+			tally_columns(raw + raw_len, got); /* and not kept: 1.x analysis only */
+		else
+			raw_len += got;
 		at += h.frame_size;
 		nblocks++;
 	}
@@ -262,7 +324,8 @@ static void raw_report(void)
 	       "%llu calls, %llu allocating\n\n",
 	       nrecs, nblocks, raw_len, (unsigned long long)file_bytes, (unsigned long long)calls,
 	       (unsigned long long)alloc_calls);
-	printf("| record kind | records | raw bytes | share | B/alloc call |\n|---|---|---|---|---|\n");
+	printf("| record kind | records | raw bytes | share | B/alloc call "
+	       "|\n|---|---|---|---|---|\n");
 	for (int t = 1; t < 16; t++)
 		if (kind_n[t])
 			printf("| %s | %llu | %llu | %.1f%% | %.2f |\n",
@@ -302,11 +365,12 @@ static void cache_report(void)
 	static struct {
 		uint64_t key;
 		uint32_t stack;
-	} *t;
+	} * t;
 	t = calloc((size_t)1 << BITS, sizeof(*t));
 	uint64_t depth_sum = 0, n = 0;
 	for (size_t i = 0; i < nrecs; i++)
-		if (recs[i].tag == GT_REC_CALL && is_alloc_fn(recs[i].fn) && recs[i].stack < MAX_STACKS) {
+		if (recs[i].tag == GT_REC_CALL && is_alloc_fn(recs[i].fn) &&
+		    recs[i].stack < MAX_STACKS) {
 			depth_sum += stack_depth[recs[i].stack];
 			n++;
 		}
@@ -341,8 +405,9 @@ static void cache_report(void)
 			t[s].key = h;
 			t[s].stack = (uint32_t)r->stack;
 		}
-		printf("| %d | %.1f%% | %.1f%% | %.1f%% |\n", ks[j], 100.0 * (double)right / (double)n,
-		       100.0 * (double)wrong / (double)n, 100.0 * (double)miss / (double)n);
+		printf("| %d | %.1f%% | %.1f%% | %.1f%% |\n", ks[j],
+		       100.0 * (double)right / (double)n, 100.0 * (double)wrong / (double)n,
+		       100.0 * (double)miss / (double)n);
 	}
 	printf("\n");
 	free(t);
@@ -352,15 +417,15 @@ static void cache_report(void)
 
 enum {
 	/* what to leave out (ablations) */
-	D_TAGLEN = 1 << 0,   /* CALL's tag and length (fn stays) */
-	D_DTS = 1 << 1,	     /* start time */
-	D_DUR = 1 << 2,	     /* duration */
-	D_STACK = 1 << 3,    /* stack id */
-	D_SIZE = 1 << 4,     /* size, nmemb, align */
-	D_RESULT = 1 << 5,   /* an allocation's result */
-	D_PTR = 1 << 6,	     /* free's and realloc's ptr */
-	D_STACKREC = 1 << 7, /* STACK records */
-	D_OTHERREC = 1 << 8, /* records other than CALL and STACK */
+	D_TAGLEN = 1 << 0,    /* CALL's tag and length (fn stays) */
+	D_DTS = 1 << 1,	      /* start time */
+	D_DUR = 1 << 2,	      /* duration */
+	D_STACK = 1 << 3,     /* stack id */
+	D_SIZE = 1 << 4,      /* size, nmemb, align */
+	D_RESULT = 1 << 5,    /* an allocation's result */
+	D_PTR = 1 << 6,	      /* free's and realloc's ptr */
+	D_STACKREC = 1 << 7,  /* STACK records */
+	D_OTHERREC = 1 << 8,  /* records other than CALL and STACK */
 	D_FREESTACK = 1 << 9, /* a free's stack id (and its unwind) */
 	/* prototype encodings */
 	F_TOKEN = 1 << 12,	 /* tag+len+fn as one byte; dur-present flag in it */
@@ -521,7 +586,7 @@ struct enc {
 	unsigned flags;
 	int level;
 	size_t block;
-	struct item it;	      /* the record being built */
+	struct item it;	       /* the record being built */
 	struct buf col[NCOLS]; /* the block being built */
 	size_t block_len;
 	struct buf tmp;
@@ -530,7 +595,7 @@ struct enc {
 	double secs;
 	uint64_t nallocs; /* allocations so far (F_FREE_REF) */
 	uint32_t rng;
-	uint64_t now, now_q; /* F_DTS_US */
+	uint64_t now, now_q;	    /* F_DTS_US */
 	uint64_t col_packed[NCOLS]; /* each column compressed alone (F_COLUMNS) */
 };
 
@@ -574,7 +639,8 @@ static void end_record(struct enc *e, int with_len, uint8_t tag)
 		total += e->it.col[c].len;
 	if (e->block_len + total + 16 > e->block)
 		flush_block(e);
-	struct buf *head = &e->col[(e->flags & F_COLUMNS) ? (tag == GT_REC_CALL ? C_TOK : C_REC) : 0];
+	struct buf *head =
+		&e->col[(e->flags & F_COLUMNS) ? (tag == GT_REC_CALL ? C_TOK : C_REC) : 0];
 	if (with_len) {
 		buf_put(head, &tag, 1);
 		put_uv(head, total);
@@ -671,8 +737,8 @@ static void encode(struct enc *e)
 			continue;
 		}
 		if (f & F_TOKEN)
-			buf_put(&it->col[C_TOK], &(uint8_t){(uint8_t)(0x80 | (dur_here ? 0x40 : 0) | fn)},
-				1);
+			buf_put(&it->col[C_TOK],
+				&(uint8_t){(uint8_t)(0x80 | (dur_here ? 0x40 : 0) | fn)}, 1);
 		else if (!(f & D_TAGLEN))
 			buf_put(&it->col[C_TOK], &(uint8_t){(uint8_t)fn}, 1);
 		/* start times rebuilt from dts (blocks restart at their base: ignored) */
@@ -681,7 +747,9 @@ static void encode(struct enc *e)
 		if (!(f & D_DTS) && time_here) {
 			if (f & (F_DTS_US | F_DTS_MS | F_TIME_SAMPLE)) {
 				/* deltas of quantized start times, from the last one written */
-				uint64_t q = e->now >> ((f & F_DTS_MS) ? 20 : (f & F_DTS_US) ? 10 : 0);
+				uint64_t q = e->now >> ((f & F_DTS_MS)	 ? 20
+							: (f & F_DTS_US) ? 10
+									 : 0);
 				put_sv(&it->col[C_DTS], (int64_t)(q - e->now_q));
 				e->now_q = q;
 			} else
@@ -758,7 +826,8 @@ static void encode(struct enc *e)
 					else if (!got)
 						put_uv(&it->col[C_PTR], 2 * v + 1);
 					else
-						put_uv(&it->col[C_PTR], 2 * (e->nallocs - (got - 1)));
+						put_uv(&it->col[C_PTR],
+						       2 * (e->nallocs - (got - 1)));
 				} else if (f & F_FREE_DELTA)
 					put_sv(&it->col[C_PTR], (int64_t)(v - t->last_result));
 				else
@@ -812,9 +881,9 @@ static void run(const char *name, unsigned flags, int level, size_t block, uint6
 	       e.secs * 1e9 / (double)calls);
 	fflush(stdout);
 	if (show_columns && (flags & F_COLUMNS)) {
-		static const char *const names[NCOLS] = {"tokens", "start times", "durations",
-			"stack/site ids", "sizes", "results", "free/realloc ptr", "mmap args",
-			"other records"};
+		static const char *const names[NCOLS] = {
+			"tokens",  "start times",      "durations", "stack/site ids", "sizes",
+			"results", "free/realloc ptr", "mmap args", "other records"};
 		printf("|   columns alone, B/alloc call: ");
 		for (int c = 0; c < NCOLS; c++)
 			printf("%s%s %.2f", c ? ", " : "", names[c],
@@ -859,6 +928,12 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	read_trace(argv[optind]);
+	if (blocks2) {
+		if (raw_len)
+			die("a trace mixing 1.x and 2.x blocks");
+		column_report();
+		return 0;
+	}
 	parse();
 	map = calloc((size_t)1 << MAP_BITS, sizeof(*map));
 	sites = calloc((size_t)1 << SITE_BITS, sizeof(*sites));

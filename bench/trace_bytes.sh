@@ -1,7 +1,8 @@
 #!/bin/sh
 # bench/trace_bytes.sh: builds bench/trace_bytes.c (and bench/capture_micro.c)
-# and runs trace_bytes on a trace: where its bytes go, and what other
-# encodings of the same records would weigh (docs/capture-cost.md).
+# and runs trace_bytes on a trace: where its bytes go (format 2.x: by
+# column), and what other encodings of the same records would weigh (format
+# 1.x; docs/capture-cost.md).
 #
 # usage: bench/trace_bytes.sh [-l LEVEL] [-b BLOCK_BYTES] TRACE.zst
 #        bench/trace_bytes.sh --micro      (the hot path's pieces, ns each)

@@ -70,7 +70,8 @@ check_eq "--html: the confirmation section" 1 "$(grep -c 'id="gt-confirmation"' 
 check_eq "--html: after the verdict" true \
 	"$([ "$(grep -n 'id="gt-verdict"' c.html | cut -d: -f1)" -lt \
 		"$(grep -n 'id="gt-confirmation"' c.html | cut -d: -f1)" ] && echo true)"
-check_eq "--html: a row per remedy" 3 "$(grep -o '<tr><td>' c.html | wc -l)"
+check_eq "--html: a row per remedy" 3 \
+	"$(sed -n '/id="gt-confirmation"/,/<\/table>/p' c.html | grep -o '<tr><td>' | wc -l)"
 run "$gittrace" --template=nowhere --confirm -- true 2>/dev/null
 check_eq "--template of no directory" 2 "$st"
 

@@ -60,9 +60,10 @@ GT_EXPORT void *GT_HOOK_NAME(malloc)(size_t size)
 {
 	if (!gt_enter())
 		return untraced_malloc(size);
-	uint64_t t0 = gt_now_ns();
+	int timed = gt_stream_begin_call(GT_FN_MALLOC);
+	uint64_t t0 = GT_TIMED_BEGIN(timed);
 	void *r = gt_real_malloc(size);
-	GT_RECORD(malloc, t0, gt_now_ns(), size, GT_U(r));
+	GT_RECORD(malloc, timed, t0, gt_now_ns(), size, GT_U(r));
 	gt_leave();
 	return r;
 }
@@ -71,9 +72,10 @@ GT_EXPORT void *GT_HOOK_NAME(calloc)(size_t nmemb, size_t size)
 {
 	if (!gt_enter())
 		return untraced_calloc(nmemb, size);
-	uint64_t t0 = gt_now_ns();
+	int timed = gt_stream_begin_call(GT_FN_CALLOC);
+	uint64_t t0 = GT_TIMED_BEGIN(timed);
 	void *r = gt_real_calloc(nmemb, size);
-	GT_RECORD(calloc, t0, gt_now_ns(), nmemb, size, GT_U(r));
+	GT_RECORD(calloc, timed, t0, gt_now_ns(), nmemb, size, GT_U(r));
 	gt_leave();
 	return r;
 }
@@ -84,9 +86,10 @@ GT_EXPORT void *GT_HOOK_NAME(realloc)(void *ptr, size_t size)
 		return realloc_from_arena(ptr, size);
 	if (!gt_enter())
 		return untraced_realloc(ptr, size);
-	uint64_t t0 = gt_now_ns();
+	int timed = gt_stream_begin_call(GT_FN_REALLOC);
+	uint64_t t0 = GT_TIMED_BEGIN(timed);
 	void *r = gt_real_realloc(ptr, size);
-	GT_RECORD(realloc, t0, gt_now_ns(), GT_U(ptr), size, GT_U(r));
+	GT_RECORD(realloc, timed, t0, gt_now_ns(), GT_U(ptr), size, GT_U(r));
 	gt_leave();
 	return r;
 }
@@ -105,9 +108,10 @@ GT_EXPORT void *GT_HOOK_NAME(reallocarray)(void *ptr, size_t nmemb, size_t size)
 			gt_resolve_real();
 		return gt_real_reallocarray(ptr, nmemb, size);
 	}
-	uint64_t t0 = gt_now_ns();
+	int timed = gt_stream_begin_call(GT_FN_REALLOCARRAY);
+	uint64_t t0 = GT_TIMED_BEGIN(timed);
 	void *r = gt_real_reallocarray(ptr, nmemb, size);
-	GT_RECORD(reallocarray, t0, gt_now_ns(), GT_U(ptr), nmemb, size, GT_U(r));
+	GT_RECORD(reallocarray, timed, t0, gt_now_ns(), GT_U(ptr), nmemb, size, GT_U(r));
 	gt_leave();
 	return r;
 }
@@ -123,9 +127,10 @@ GT_EXPORT void GT_HOOK_NAME(free)(void *ptr)
 			gt_real_free(ptr);
 		return;
 	}
+	int timed = gt_stream_begin_call(GT_FN_FREE);
 	uint64_t t0 = gt_now_ns();
 	gt_real_free(ptr);
-	GT_RECORD(free, t0, gt_now_ns(), GT_U(ptr));
+	GT_RECORD(free, timed, t0, timed ? gt_now_ns() : t0, GT_U(ptr));
 	gt_leave();
 }
 
@@ -136,10 +141,11 @@ GT_EXPORT int GT_HOOK_NAME(posix_memalign)(void **memptr, size_t alignment, size
 			gt_resolve_real();
 		return gt_real_posix_memalign(memptr, alignment, size);
 	}
-	uint64_t t0 = gt_now_ns();
+	int timed = gt_stream_begin_call(GT_FN_POSIX_MEMALIGN);
+	uint64_t t0 = GT_TIMED_BEGIN(timed);
 	int ret = gt_real_posix_memalign(memptr, alignment, size);
-	GT_RECORD(posix_memalign, t0, gt_now_ns(), alignment, size, ret == 0 ? GT_U(*memptr) : 0,
-		  (uint64_t)ret);
+	GT_RECORD(posix_memalign, timed, t0, gt_now_ns(), alignment, size,
+		  ret == 0 ? GT_U(*memptr) : 0, (uint64_t)ret);
 	gt_leave();
 	return ret;
 }
@@ -156,9 +162,10 @@ GT_EXPORT int GT_HOOK_NAME(posix_memalign)(void **memptr, size_t alignment, size
 				gt_resolve_real();                                                 \
 			return gt_real_##name call_args;                                           \
 		}                                                                                  \
-		uint64_t t0 = gt_now_ns();                                                         \
+		int timed = gt_stream_begin_call((enum gt_fn)gt_fn_of_##name);                     \
+		uint64_t t0 = GT_TIMED_BEGIN(timed);                                               \
 		void *r = gt_real_##name call_args;                                                \
-		GT_RECORD(name, t0, gt_now_ns(), __VA_ARGS__);                                     \
+		GT_RECORD(name, timed, t0, gt_now_ns(), __VA_ARGS__);                              \
 		gt_leave();                                                                        \
 		return r;                                                                          \
 	}

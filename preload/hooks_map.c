@@ -51,16 +51,19 @@ static int maps_file(int flags, int fd, void *r)
 static void record_mmap(enum gt_fn fn, uint64_t t0, uint64_t t1, void *addr, size_t len, int prot,
 			int flags, int fd, uint64_t offset, void *r)
 {
-	uint8_t args[GT_CALL_ARGS_MAX + PATH_MAX];
+	uint8_t size[GT_CALL_ARGS_MAX], addr_col[GT_CALL_ARGS_MAX],
+		other[GT_CALL_ARGS_MAX + PATH_MAX];
 	char path[PATH_MAX];
 	int saved_errno = errno;
 	struct rusage ru;
 	const struct rusage *usage = maps_file(flags, fd, r) ? thread_usage(&ru) : NULL;
 	size_t plen = (flags & MAP_ANONYMOUS) || fd < 0 ? 0 : fd_path(fd, path, sizeof(path));
 	/* mmap64's arguments are mmap's (format.h). */
-	uint8_t *p = gt_encode_mmap(args, GT_U(addr), len, (uint64_t)prot,
-				    (uint64_t)(unsigned)flags, fd, offset, GT_U(r), path, plen);
-	gt_stream_call(fn, t0, t1 - t0, args, (size_t)(p - args), usage);
+	struct gt_call_bytes args;
+	gt_call_bytes_init(&args, size, addr_col, other);
+	gt_encode_mmap(&args.args, GT_U(addr), len, (uint64_t)prot, (uint64_t)(unsigned)flags, fd,
+		       offset, GT_U(r), path, plen);
+	gt_stream_call(fn, 1, t0, t1, &args, usage);
 	errno = saved_errno;
 }
 
@@ -84,6 +87,7 @@ GT_EXPORT void *GT_HOOK_NAME(mmap)(void *addr, size_t len, int prot, int flags, 
 		return gt_real_mmap ? gt_real_mmap(addr, len, prot, flags, fd, offset)
 				    : raw_mmap(addr, len, prot, flags, fd, offset);
 	}
+	gt_stream_begin_call(GT_FN_MMAP); /* always timed */
 	uint64_t t0 = gt_now_ns();
 	void *r = gt_real_mmap(addr, len, prot, flags, fd, offset);
 	record_mmap(GT_FN_MMAP, t0, gt_now_ns(), addr, len, prot, flags, fd, (uint64_t)offset, r);
@@ -100,6 +104,7 @@ GT_EXPORT void *GT_HOOK_NAME(mmap64)(void *addr, size_t len, int prot, int flags
 		return gt_real_mmap64 ? gt_real_mmap64(addr, len, prot, flags, fd, offset)
 				      : raw_mmap(addr, len, prot, flags, fd, (off_t)offset);
 	}
+	gt_stream_begin_call(GT_FN_MMAP64); /* always timed */
 	uint64_t t0 = gt_now_ns();
 	void *r = gt_real_mmap64(addr, len, prot, flags, fd, offset);
 	record_mmap(GT_FN_MMAP64, t0, gt_now_ns(), addr, len, prot, flags, fd, (uint64_t)offset, r);
@@ -115,15 +120,18 @@ GT_EXPORT int GT_HOOK_NAME(munmap)(void *addr, size_t len)
 		return gt_real_munmap ? gt_real_munmap(addr, len)
 				      : (int)syscall(SYS_munmap, addr, len);
 	}
+	gt_stream_begin_call(GT_FN_MUNMAP); /* always timed */
 	uint64_t t0 = gt_now_ns();
 	int r = gt_real_munmap(addr, len);
 	uint64_t t1 = gt_now_ns();
 	struct rusage ru;
 	int saved_errno = errno;
 	const struct rusage *usage = r == 0 ? thread_usage(&ru) : NULL;
-	uint8_t args[GT_CALL_ARGS_MAX];
-	uint8_t *p = gt_encode_munmap(args, GT_U(addr), len, r);
-	gt_stream_call(GT_FN_MUNMAP, t0, t1 - t0, args, (size_t)(p - args), usage);
+	uint8_t size[GT_CALL_ARGS_MAX], addr_col[GT_CALL_ARGS_MAX], other[GT_CALL_ARGS_MAX];
+	struct gt_call_bytes args;
+	gt_call_bytes_init(&args, size, addr_col, other);
+	gt_encode_munmap(&args.args, GT_U(addr), len, r);
+	gt_stream_call(GT_FN_MUNMAP, 1, t0, t1, &args, usage);
 	errno = saved_errno;
 	gt_leave();
 	return r;
@@ -143,14 +151,17 @@ GT_EXPORT void *GT_HOOK_NAME(mremap)(void *old_addr, size_t old_len, size_t new_
 			gt_resolve_real();
 		return gt_real_mremap(old_addr, old_len, new_len, flags, new_addr);
 	}
+	gt_stream_begin_call(GT_FN_MREMAP); /* always timed */
 	uint64_t t0 = gt_now_ns();
 	void *r = gt_real_mremap(old_addr, old_len, new_len, flags, new_addr);
 	uint64_t t1 = gt_now_ns();
-	uint8_t args[GT_CALL_ARGS_MAX];
+	uint8_t size[GT_CALL_ARGS_MAX], addr_col[GT_CALL_ARGS_MAX], other[GT_CALL_ARGS_MAX];
 	int saved_errno = errno;
-	uint8_t *p = gt_encode_mremap(args, GT_U(old_addr), old_len, new_len,
-				      (uint64_t)(unsigned)flags, GT_U(new_addr), GT_U(r));
-	gt_stream_call(GT_FN_MREMAP, t0, t1 - t0, args, (size_t)(p - args), NULL);
+	struct gt_call_bytes args;
+	gt_call_bytes_init(&args, size, addr_col, other);
+	gt_encode_mremap(&args.args, GT_U(old_addr), old_len, new_len, (uint64_t)(unsigned)flags,
+			 GT_U(new_addr), GT_U(r));
+	gt_stream_call(GT_FN_MREMAP, 1, t0, t1, &args, NULL);
 	errno = saved_errno;
 	gt_leave();
 	return r;

@@ -120,7 +120,7 @@ static void write_image(int origin, uint64_t parent_image_id)
 		(uint64_t)origin, parent_image_id, sizeof(void *) * CHAR_BIT,
 		(uint64_t)sysconf(_SC_PAGESIZE), gt_settings.stack_depth, exe,
 		exe_len > 0 ? (size_t)exe_len : 0, cwd, cwd_len, argc, args, envc, env,
-		gt_clock_overhead_ns);
+		gt_clock_overhead_ns, GT_TIMED_ONE_IN);
 	gt_stream_record(GT_REC_IMAGE, body, (size_t)(end - body));
 }
 

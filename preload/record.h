@@ -1,7 +1,8 @@
 /*
- * The shape every recording hook shares: time the real call, then append a
- * CALL with its arguments (encoded as format.h's GT_ARGS tables say),
- * keeping errno as the real call left it.
+ * The shape every recording hook shares: read the clock around the real
+ * call as far as the call is timed (stream.h, GT_TIMED_ONE_IN), then
+ * append a CALL with its arguments (encoded as format.h's GT_ARGS tables
+ * say), keeping errno as the real call left it.
  */
 #ifndef GT_RECORD_H
 #define GT_RECORD_H
@@ -14,19 +15,29 @@
 
 /*
  * Appends the CALL of function fn (its name in GT_FNS: malloc, free, ...)
- * that started at t0 and ended at t1, with its arguments in the order
- * GT_ARGS_<FN> (format.h) lists them. Guard held; errno kept.
+ * with its arguments in the order GT_ARGS_<FN> (format.h) lists them: if
+ * timed, it started at t0 and ended at t1; if not, t1 is its one time (the
+ * end of a call that returns a block, the start of free). Guard held;
+ * errno kept.
  */
-#define GT_RECORD(fn, t0, t1, ...)                                                                 \
+#define GT_RECORD(fn, timed, t0, t1, ...)                                                          \
 	do {                                                                                       \
 		uint64_t gt_t1_ = (t1);                                                            \
 		int gt_errno_ = errno;                                                             \
-		uint8_t gt_args_[GT_CALL_ARGS_MAX];                                                \
-		uint8_t *gt_end_ = gt_encode_##fn(gt_args_, __VA_ARGS__);                          \
-		gt_stream_call((enum gt_fn)gt_fn_of_##fn, (t0), gt_t1_ - (t0), gt_args_,           \
-			       (size_t)(gt_end_ - gt_args_), NULL);                                \
+		uint8_t gt_size_[GT_CALL_ARGS_MAX], gt_addr_[GT_CALL_ARGS_MAX],                    \
+			gt_other_[GT_CALL_ARGS_MAX];                                               \
+		struct gt_call_bytes gt_args_;                                                     \
+		gt_call_bytes_init(&gt_args_, gt_size_, gt_addr_, gt_other_);                      \
+		gt_encode_##fn(&gt_args_.args, __VA_ARGS__);                                       \
+		gt_stream_call((enum gt_fn)gt_fn_of_##fn, (timed), (t0), gt_t1_, &gt_args_, NULL); \
 		errno = gt_errno_;                                                                 \
 	} while (0)
+
+/*
+ * The clock readings of a call that returns a block: before it only if
+ * timed (GT_TIMED_BEGIN), after it always (GT_TIMED_END gives t1).
+ */
+#define GT_TIMED_BEGIN(timed) ((timed) ? gt_now_ns() : 0)
 
 /* enum gt_fn by function name, for GT_RECORD. */
 enum {

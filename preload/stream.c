@@ -1,7 +1,7 @@
 /*
- * The image's record stream: one buffer shared by all threads, in the
- * order records are appended, written out as a block when full, at a
- * regular interval, and at the image's end.
+ * The image's record stream: one block buffer shared by all threads, in
+ * the order records are appended, split into columns (format.h), written
+ * out as a block when full, at a regular interval, and at the image's end.
  *
  * One ordered stream (rather than a buffer per thread) keeps every free
  * after the allocation it frees in the file, so the analyzer can follow
@@ -33,17 +33,27 @@
 #define GT_STACK_BODY_MAX (GT_UV_MAX * (GT_MAX_STACK_DEPTH + 2))
 #define GT_USAGE_MAX	  (1 + GT_UV_MAX + 4 * GT_UV_MAX)
 #define GT_CALL_OVERHEAD  (2 * (1 + GT_UV_MAX) + GT_STACK_BODY_MAX + GT_USAGE_MAX + 64)
+/* The column directory in front of a block's columns (format.h). */
+#define GT_DIRECTORY_MAX (GT_UV_MAX * (1 + GT_COL_COUNT))
 
 static struct {
 	pthread_mutex_t lock;
-	uint8_t *buf;
-	size_t len, cap;
+	/*
+	 * The block being filled, column by column (format.h): each column has
+	 * room for the whole block, so only the total needs checking. Pages a
+	 * column does not use are never touched.
+	 */
+	uint8_t *col[GT_COL_COUNT];
+	size_t len[GT_COL_COUNT];
+	size_t total, cap;
+	uint8_t *assembled; /* directory + columns, handed to the writer */
 	uint32_t records;
 	uint32_t seq; /* of the next block */
 	uint32_t pid;
 	uint64_t image_id;
-	uint64_t base_ns; /* start of the block's first call, 0 if none yet */
-	uint64_t prev_ns; /* start of the previous call in the block */
+	uint64_t base_ns;    /* time of the block's first call, 0 if none yet */
+	uint64_t prev_units; /* time of the previous call in the block, in its units */
+	uint32_t time_shift; /* of the block's times (format.h), set by its first call */
 	uint64_t last_flush_ns;
 	uint32_t epoch;	      /* changes with each image: invalidates thread ids */
 	uint32_t next_serial; /* threads seen (atomic) */
@@ -56,26 +66,30 @@ static struct {
 /* The calling thread's identity in the current image. */
 static GT_TLS struct {
 	uint32_t epoch, serial, tid;
-	uint32_t sample_state; /* xorshift state for sampling tracer costs */
+	uint32_t sample_state; /* xorshift state: which calls are timed */
 } self;
 
-/*
- * The tracer's own cost is timed on a random 1 in GT_SAMPLE_EVERY calls
- * (random, so that it does not alias with a program's regular patterns of
- * calls) and scaled up: timing every call would cost another clock read.
- */
-#define GT_SAMPLE_EVERY 16
 /* Recording a call, even unwinding a deep stack, takes well under this. */
 #define GT_SAMPLE_MAX_NS 100000u
 
+/*
+ * 1 on a random 1 in GT_TIMED_ONE_IN calls: random, so that the sample
+ * does not alias with a program's regular patterns of calls.
+ */
 static int sample_this_call(void)
 {
-	uint32_t x = self.sample_state ? self.sample_state : self.tid | 1;
+	uint32_t x = self.sample_state ? self.sample_state : (uint32_t)(uintptr_t)&self | 1;
 	x ^= x << 13;
 	x ^= x >> 17;
 	x ^= x << 5;
 	self.sample_state = x;
-	return (x % GT_SAMPLE_EVERY) == 0;
+	return (x % GT_TIMED_ONE_IN) == 0;
+}
+
+/* The functions timed on a sample of their calls (stream.h). */
+static int sampled_fn(enum gt_fn fn)
+{
+	return fn <= GT_FN_PVALLOC && fn != GT_FN_REALLOC && fn != GT_FN_REALLOCARRAY;
 }
 
 static void identify_thread(void)
@@ -87,14 +101,36 @@ static void identify_thread(void)
 	self.tid = (uint32_t)syscall(SYS_gettid);
 }
 
+int gt_stream_begin_call(enum gt_fn fn)
+{
+	identify_thread();
+	return !sampled_fn(fn) || sample_this_call();
+}
+
+/*
+ * CALL times of a block while its image has had one thread: units of
+ * 2^10 ns (about a µs) compress far better than ns, and with one thread
+ * no free can race with an allocation (format.h).
+ */
+#define GT_ONE_THREAD_TIME_SHIFT 10
+
+static uint32_t time_shift_now(void)
+{
+	return __atomic_load_n(&st.next_serial, __ATOMIC_RELAXED) > 1 ? 0
+								      : GT_ONE_THREAD_TIME_SHIFT;
+}
+
 int gt_stream_init(uint64_t image_id)
 {
 	st.cap = gt_settings.buffer_size;
-	st.buf = gt_pages(st.cap);
-	if (!st.buf) {
+	uint8_t *pages = gt_pages(st.cap * (GT_COL_COUNT + 1) + GT_DIRECTORY_MAX);
+	if (!pages) {
 		gt_disable("cannot allocate the trace buffer; running untraced", NULL);
 		return -1;
 	}
+	for (int c = 0; c < GT_COL_COUNT; c++)
+		st.col[c] = pages + (size_t)c * st.cap;
+	st.assembled = pages + (size_t)GT_COL_COUNT * st.cap;
 	st.image_id = image_id;
 	st.pid = (uint32_t)getpid();
 	st.epoch++;
@@ -102,15 +138,21 @@ int gt_stream_init(uint64_t image_id)
 	return 0;
 }
 
+static void empty_block(void)
+{
+	memset(st.len, 0, sizeof(st.len));
+	st.total = 0;
+	st.records = 0;
+	st.base_ns = st.prev_units = 0;
+	st.last_serial = 0; /* each block names its first thread */
+}
+
 void gt_stream_reset_after_fork(uint64_t image_id)
 {
 	/* Another thread may have held the lock at fork: it is gone. */
 	pthread_mutex_init(&st.lock, NULL);
-	st.len = 0;
-	st.records = 0;
+	empty_block();
 	st.seq = 0;
-	st.base_ns = st.prev_ns = 0;
-	st.last_serial = 0;
 	st.next_serial = 0;
 	st.ended = 0;
 	st.calls = st.drops = 0;
@@ -122,12 +164,26 @@ void gt_stream_reset_after_fork(uint64_t image_id)
 	gt_stacks_reset();
 }
 
-/* Writes the buffer as a block; returns the time that took (tracer time). */
+/* The block's raw bytes: the column directory, then the columns. */
+static size_t assemble(void)
+{
+	uint8_t *p = gt_put_uv(st.assembled, GT_COL_COUNT);
+	for (int c = 0; c < GT_COL_COUNT; c++)
+		p = gt_put_uv(p, st.len[c]);
+	for (int c = 0; c < GT_COL_COUNT; c++) {
+		memcpy(p, st.col[c], st.len[c]);
+		p += st.len[c];
+	}
+	return (size_t)(p - st.assembled);
+}
+
+/* Writes the block; returns the time that took (tracer time). */
 static uint64_t flush_locked(void)
 {
-	if (!st.len)
+	if (!st.records)
 		return 0;
 	uint64_t t0 = gt_now_ns();
+	size_t raw_size = assemble();
 	struct gt_block_header h = {
 		.magic = GT_BLOCK_MAGIC,
 		.major = GT_FORMAT_MAJOR,
@@ -135,41 +191,43 @@ static uint64_t flush_locked(void)
 		.image_id = st.image_id,
 		.pid = st.pid,
 		.seq = st.seq++,
-		.raw_size = (uint32_t)st.len,
+		.raw_size = (uint32_t)raw_size,
 		.records = st.records,
+		.time_shift = st.time_shift,
 		.base_ns = st.base_ns,
 	};
-	gt_writer_write_block(&h, st.buf, st.len);
-	st.len = 0;
-	st.records = 0;
-	st.base_ns = st.prev_ns = 0;
-	st.last_serial = 0; /* each block names its first thread */
+	gt_writer_write_block(&h, st.assembled, raw_size);
+	empty_block();
 	st.last_flush_ns = gt_now_ns();
 	uint64_t spent = st.last_flush_ns - t0;
 	__atomic_add_fetch(&st.tracer_ns, spent, __ATOMIC_RELAXED);
 	return spent;
 }
 
-/*
- * Appends tag, length and a body given in two parts (head then tail, either
- * may be empty). The caller made room.
- */
-static void put_record2(enum gt_record_tag tag, const uint8_t *head, size_t head_len,
-			const uint8_t *tail, size_t tail_len)
+/* Appends len bytes to column c. The caller made room. */
+static void put(enum gt_column c, const void *bytes, size_t len)
 {
-	uint8_t *p = st.buf + st.len;
-	*p++ = (uint8_t)tag;
-	p = gt_put_uv(p, head_len + tail_len);
-	memcpy(p, head, head_len);
-	if (tail_len)
-		memcpy(p + head_len, tail, tail_len);
-	st.len = (size_t)(p + head_len + tail_len - st.buf);
-	st.records++;
+	memcpy(st.col[c] + st.len[c], bytes, len);
+	st.len[c] += len;
+	st.total += len;
 }
 
+static void put_uv(enum gt_column c, uint64_t v)
+{
+	uint8_t *p = st.col[c] + st.len[c];
+	size_t n = (size_t)(gt_put_uv(p, v) - p);
+	st.len[c] += n;
+	st.total += n;
+}
+
+/* Appends a record other than CALL, whole, to GT_COL_RECORDS. The caller made room. */
 static void put_record(enum gt_record_tag tag, const uint8_t *body, size_t len)
 {
-	put_record2(tag, body, len, NULL, 0);
+	uint8_t t = (uint8_t)tag;
+	put(GT_COL_RECORDS, &t, 1);
+	put_uv(GT_COL_RECORDS, len);
+	put(GT_COL_RECORDS, body, len);
+	st.records++;
 }
 
 /*
@@ -178,9 +236,9 @@ static void put_record(enum gt_record_tag tag, const uint8_t *body, size_t len)
  */
 static int make_room(size_t need, uint64_t *flush_ns)
 {
-	if (st.len + need > st.cap)
+	if (st.total + need > st.cap)
 		*flush_ns += flush_locked();
-	return st.len + need <= st.cap ? 0 : -1;
+	return st.total + need <= st.cap ? 0 : -1;
 }
 
 void gt_stream_record(enum gt_record_tag tag, const uint8_t *body, size_t len)
@@ -197,18 +255,84 @@ void gt_stream_record(enum gt_record_tag tag, const uint8_t *body, size_t len)
 	pthread_mutex_unlock(&st.lock);
 }
 
-void gt_stream_call(enum gt_fn fn, uint64_t start_ns, uint64_t duration_ns, const uint8_t *args,
-		    size_t args_len, const struct rusage *usage)
+static size_t args_len(const struct gt_call_bytes *a)
+{
+	return (size_t)(a->args.at[GT_COL_SIZE] - a->from[GT_COL_SIZE]) +
+	       (size_t)(a->args.at[GT_COL_ADDR] - a->from[GT_COL_ADDR]) +
+	       (size_t)(a->args.at[GT_COL_OTHER] - a->from[GT_COL_OTHER]);
+}
+
+/* Appends the CALL entry and its fields (format.h, CALL). The caller made room. */
+static void put_call(enum gt_fn fn, int timed, int sampled, uint64_t t, uint64_t duration_ns,
+		     uint32_t stack_id, const struct gt_call_bytes *a)
+{
+	uint8_t token = (uint8_t)(GT_CALL_TOKEN | (timed ? GT_CALL_TIMED : 0) |
+				  (sampled ? GT_CALL_SAMPLED : 0) | (stack_id ? GT_CALL_STACK : 0) |
+				  (unsigned)fn);
+	put(GT_COL_RECORDS, &token, 1);
+	if (!st.base_ns) {
+		st.time_shift = time_shift_now();
+		st.prev_units = t >> st.time_shift;
+		st.base_ns = st.prev_units << st.time_shift;
+	}
+	uint64_t units = t >> st.time_shift;
+	put_uv(GT_COL_TIME, gt_zigzag((int64_t)(units - st.prev_units)));
+	st.prev_units = units;
+	if (timed)
+		put_uv(GT_COL_DURATION, duration_ns);
+	if (stack_id)
+		put_uv(GT_COL_STACK, stack_id);
+	for (int c = GT_COL_SIZE; c <= GT_COL_OTHER; c++)
+		put((enum gt_column)c, a->from[c], (size_t)(a->args.at[c] - a->from[c]));
+	st.records++;
+}
+
+/*
+ * The tracer's own cost, on a random 1 in GT_TIMED_ONE_IN calls of each
+ * function (the sampled calls, and a draw among the always-timed ones),
+ * scaled up: from the end of the real call to now, less any block written
+ * (already counted), plus about one clock reading, of those the hook makes
+ * that the duration does not hold.
+ */
+static void add_tracer_cost(int sampled, uint64_t end_ns, uint64_t flush_ns)
+{
+	if (!sampled && !sample_this_call())
+		return;
+	uint64_t now = gt_now_ns();
+	uint64_t spent = now > end_ns + flush_ns ? now - end_ns - flush_ns : 0;
+	/* Longer is a wait for the CPU (scaled up, it would count 16 times). */
+	if (spent > GT_SAMPLE_MAX_NS)
+		spent = GT_SAMPLE_MAX_NS;
+	spent += gt_clock_overhead_ns;
+	__atomic_add_fetch(&st.tracer_ns, spent * GT_TIMED_ONE_IN, __ATOMIC_RELAXED);
+}
+
+void gt_stream_call(enum gt_fn fn, int timed, uint64_t t0, uint64_t t1,
+		    const struct gt_call_bytes *args, const struct rusage *usage)
 {
 	uintptr_t ips[GT_MAX_STACK_DEPTH];
-	int depth = gt_settings.stack_depth ? gt_unwind(ips, (int)gt_settings.stack_depth) : 0;
+	/* A free's stack is never read: its block's is its allocation's. */
+	int depth = gt_settings.stack_depth && fn != GT_FN_FREE
+			    ? gt_unwind(ips, (int)gt_settings.stack_depth)
+			    : 0;
 	uint8_t body[GT_STACK_BODY_MAX];
 
 	uint64_t flush_ns = 0;
 
-	identify_thread();
+	identify_thread(); /* done already unless the image changed since */
 	pthread_mutex_lock(&st.lock);
-	if (make_room(GT_CALL_OVERHEAD + args_len, &flush_ns)) {
+	/* A second thread: its calls and the first one's may race, in ns. */
+	uint32_t shift = time_shift_now();
+	if (st.base_ns && st.time_shift != shift)
+		flush_ns += flush_locked();
+	int sampled = timed && sampled_fn(fn);
+	/*
+	 * realloc is timed for the race rule (format.h); while the image has
+	 * one thread no race can be, and only a sample keeps the duration.
+	 */
+	if (timed && (fn == GT_FN_REALLOC || fn == GT_FN_REALLOCARRAY) && shift)
+		timed = sampled = sample_this_call();
+	if (make_room(GT_CALL_OVERHEAD + args_len(args), &flush_ns)) {
 		st.drops++;
 		goto out;
 	}
@@ -226,40 +350,20 @@ void gt_stream_call(enum gt_fn fn, uint64_t start_ns, uint64_t duration_ns, cons
 			put_record(GT_REC_STACK, body, (size_t)(end - body));
 		}
 	}
-	if (!st.base_ns)
-		st.base_ns = st.prev_ns = start_ns;
-	uint8_t *p = body;
-	*p++ = (uint8_t)fn;
-	p = gt_put_sv(p, (int64_t)(start_ns - st.prev_ns));
-	p = gt_put_uv(p, duration_ns);
-	p = gt_put_uv(p, stack_id);
-	put_record2(GT_REC_CALL, body, (size_t)(p - body), args, args_len);
+	put_call(fn, timed, sampled, timed ? t0 : t1, t1 - t0, stack_id, args);
 	if (usage) { /* right behind its CALL, in the same block */
 		uint8_t *end = gt_encode_usage_body(
 			body, (uint64_t)usage->ru_minflt, (uint64_t)usage->ru_majflt,
 			gt_timeval_ns(usage->ru_utime), gt_timeval_ns(usage->ru_stime));
 		put_record(GT_REC_USAGE, body, (size_t)(end - body));
 	}
-	st.prev_ns = start_ns;
 	st.calls++;
-	if (st.ended || start_ns - st.last_flush_ns > gt_settings.flush_interval_ns)
+	if (st.ended || t1 - st.last_flush_ns > gt_settings.flush_interval_ns)
 		flush_ns += flush_locked();
 out:
 	pthread_mutex_unlock(&st.lock);
-	if (sample_this_call()) {
-		/*
-		 * From the end of the real call to now, less any block written
-		 * (already counted), is this call's recording; plus about one clock
-		 * reading, of the two the hook makes that its duration does not hold.
-		 */
-		uint64_t now = gt_now_ns(), end = start_ns + duration_ns;
-		uint64_t spent = now > end + flush_ns ? now - end - flush_ns : 0;
-		/* Longer is a wait for the CPU (scaled up, it would count 16 times). */
-		if (spent > GT_SAMPLE_MAX_NS)
-			spent = GT_SAMPLE_MAX_NS;
-		spent += gt_clock_overhead_ns;
-		__atomic_add_fetch(&st.tracer_ns, spent * GT_SAMPLE_EVERY, __ATOMIC_RELAXED);
-	}
+	if (timed)
+		add_tracer_cost(sampled, t1, flush_ns);
 }
 
 void gt_stream_flush(void)

@@ -10,15 +10,53 @@
 struct rusage;
 
 /*
- * Appends one CALL record for the calling thread: fn, its start time and
- * duration, the stack (captured here unless in counting mode) and the
- * arguments already encoded (args, args_len bytes: a few varints and at
- * most one path); then, if usage is not NULL, a USAGE record with it (the
+ * malloc, calloc, free and the aligned family are timed on a random 1 in
+ * GT_TIMED_ONE_IN calls (format.h, GT_CALL_SAMPLED): the others read the
+ * clock once, not twice, and the trace loses the random low bits of
+ * durations that no compressor can shrink. Sums of durations scaled up by
+ * it stay unbiased. realloc and the map calls are always timed (realloc
+ * only sampled too while its image has one thread: stream.c).
+ */
+#define GT_TIMED_ONE_IN 16
+
+/*
+ * Called by a recording hook before the real call: makes the calling
+ * thread known to the image (so that a block of one thread's calls ends
+ * before a second thread's call can race with it: format.h, time_shift)
+ * and says whether to time this call of fn.
+ */
+int gt_stream_begin_call(enum gt_fn fn);
+
+/*
+ * A CALL's arguments encoded by column (format.h's gt_encode_<fn>): the
+ * bytes of column c run from from[c] to args.at[c]. gt_call_bytes_init
+ * points the argument columns at the caller's buffers (GT_CALL_ARGS_MAX
+ * bytes each; other also holds any path).
+ */
+struct gt_call_bytes {
+	const uint8_t *from[GT_COL_COUNT];
+	struct gt_call_args args;
+};
+
+static inline void gt_call_bytes_init(struct gt_call_bytes *b, uint8_t *size, uint8_t *addr,
+				      uint8_t *other)
+{
+	b->from[GT_COL_SIZE] = b->args.at[GT_COL_SIZE] = size;
+	b->from[GT_COL_ADDR] = b->args.at[GT_COL_ADDR] = addr;
+	b->from[GT_COL_OTHER] = b->args.at[GT_COL_OTHER] = other;
+}
+
+/*
+ * Appends one CALL record for the calling thread: fn; if timed, its start
+ * t0 and duration t1 - t0, else the one time t1 (format.h, CALL: the end
+ * of a call that returns a block, the start of free); the stack (captured
+ * here unless in counting mode or for free) and the arguments already
+ * encoded; then, if usage is not NULL, a USAGE record with it (the
  * thread's rusage right after the real call). A call that cannot fit an
  * empty buffer is counted as dropped. Called with the guard held.
  */
-void gt_stream_call(enum gt_fn fn, uint64_t start_ns, uint64_t duration_ns, const uint8_t *args,
-		    size_t args_len, const struct rusage *usage);
+void gt_stream_call(enum gt_fn fn, int timed, uint64_t t0, uint64_t t1,
+		    const struct gt_call_bytes *args, const struct rusage *usage);
 
 /*
  * Appends one record (tag + body) to the stream, flushing first if needed.

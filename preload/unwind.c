@@ -32,7 +32,12 @@ struct code_range {
 static struct code_range self, unwinder;
 
 static pthread_rwlock_t fork_guard;
-static int fork_guard_held;  /* the prepare handler got the write lock */
+/*
+ * The prepare handler of this thread's fork got the write lock. Per
+ * thread: two threads may fork at once, and the second's prepare handler
+ * must not clear the flag the first one's parent handler unlocks by.
+ */
+static GT_TLS int fork_guard_held;
 static int unwinding_unsafe; /* in a child forked without it: no stacks */
 static GT_TLS int in_unwind; /* this thread holds the read lock */
 

@@ -17,6 +17,11 @@
  * windows, and the page faults and kernel time while windows of regions
  * mapped before were live (struct gt_window_cost) are what lowered limits
  * add.
+ *
+ * The window advice replays git's LRU on the pack maps and unmaps without
+ * a limit (window_advice.h): every pack map and every whole pack window
+ * unmapped goes to it, and any other map call tells it that the unmaps
+ * before were git's own, not an eviction.
  */
 #include "maps.h"
 
@@ -42,6 +47,7 @@ void gt_maps_init(struct gt_maps *m)
 {
 	memset(m, 0, sizeof(*m));
 	m->limit_below = UINT64_MAX;
+	gt_window_sim_init(&m->unlimited, UINT64_MAX);
 }
 
 static uint64_t page_round(uint64_t len, uint64_t page)
@@ -151,6 +157,10 @@ void gt_maps_mmap(struct gt_maps *m, uint64_t result, uint64_t len, uint64_t off
 	}
 	m->evicting = 0;
 	m->evict_run_ns = 0;
+	if (kind == GT_MAP_PACK)
+		gt_window_sim_map(&m->unlimited, path_id, offset, len);
+	else
+		gt_window_sim_settle(&m->unlimited);
 	int again = kind != GT_MAP_ANONYMOUS && note_region(m, kind, path_id, offset, len);
 	if (kind == GT_MAP_PACK) {
 		m->live_again += again;
@@ -187,6 +197,9 @@ static void munmap_piece(void *ctx, const struct gt_interval *piece, const struc
 		c->m->evict_last_before = c->m->pack_mapped_bytes;
 		c->m->evicting = 1;
 		c->pack_hits++;
+		if (piece->start == orig->start && piece->end == orig->end)
+			gt_window_sim_unmap(&c->m->unlimited, orig->path_id, orig->file_off,
+					    orig->len);
 	}
 	c->hit[piece->kind] = 1;
 	unmapped_piece(c->m, piece, orig);
@@ -210,6 +223,7 @@ void gt_maps_munmap(struct gt_maps *m, uint64_t addr, uint64_t len, int failed, 
 	if (n && !c.pack_hits) {
 		m->evicting = 0;
 		m->evict_run_ns = 0;
+		gt_window_sim_settle(&m->unlimited);
 	} else if (c.pack_hits) {
 		m->evict_run_ns += dur_ns; /* an eviction if a pack map follows */
 	}
@@ -221,6 +235,7 @@ void gt_maps_mremap(struct gt_maps *m, uint64_t old_addr, uint64_t old_len, uint
 	end_period(m);
 	m->evicting = 0;
 	m->evict_run_ns = 0;
+	gt_window_sim_settle(&m->unlimited);
 	if (failed) {
 		m->failed_calls++;
 		return;
@@ -274,6 +289,7 @@ void gt_maps_finish(struct gt_maps *m)
 {
 	if (m->peak_pack_mapped_bytes > m->limit_at_least)
 		m->limit_at_least = m->peak_pack_mapped_bytes;
+	gt_window_sim_settle(&m->unlimited);
 }
 
 void gt_maps_release(struct gt_maps *m)
@@ -285,6 +301,7 @@ void gt_maps_release(struct gt_maps *m)
 		free(r);
 	}
 	gt_intervals_release(&m->live);
+	gt_window_sim_release(&m->unlimited);
 }
 
 void gt_maps_forget(struct gt_maps *m)
@@ -295,4 +312,5 @@ void gt_maps_forget(struct gt_maps *m)
 	m->live_first = m->live_again = 0;
 	m->period_first = m->period_again = 0;
 	m->evicting = 0;
+	gt_window_sim_init(&m->unlimited, UINT64_MAX);
 }

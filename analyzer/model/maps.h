@@ -12,6 +12,7 @@
 
 #include "intervals.h"
 #include "mapkind.h"
+#include "window_advice.h"
 
 struct gt_region;
 
@@ -59,6 +60,9 @@ struct gt_maps {
 	uint64_t limit_below;	 /* limit < this; UINT64_MAX when no eviction was seen */
 	int evicting;
 	uint64_t evict_first_before, evict_last_before;
+
+	/* git's window LRU replayed without a limit: the window advice (window_advice.h). */
+	struct gt_window_sim unlimited;
 };
 
 void gt_maps_init(struct gt_maps *m);
@@ -94,12 +98,13 @@ double gt_maps_thrash_ratio(const struct gt_maps *m);
  */
 void gt_maps_usage(struct gt_maps *m, uint64_t faults, uint64_t system_ns);
 
-/* Ends the image: settles the no-eviction bound on the limit. */
+/* Ends the image: settles the no-eviction bound on the limit and the window model. */
 void gt_maps_finish(struct gt_maps *m);
 void gt_maps_release(struct gt_maps *m);
 /*
- * Forgets the live mappings and the regions seen (an image summarized and
- * retired); keeps the counters. Later unmaps count as untracked.
+ * Forgets the live mappings, the regions seen and the window model (an
+ * image summarized and retired); keeps the counters. Later unmaps count as
+ * untracked.
  */
 void gt_maps_forget(struct gt_maps *m);
 

@@ -113,6 +113,7 @@ static void apply_image(struct gt_image *img, const struct gt_rec_image *r)
 	img->page_size = r->page_size;
 	img->stack_depth = r->stack_depth;
 	img->clock_overhead_ns = r->clock_overhead_ns;
+	img->timed_one_in = r->timed_one_in ? r->timed_one_in : 1;
 	img->exe = gt_xstrndup(r->exe.p, r->exe.len);
 	img->cwd = gt_xstrndup(r->cwd.p, r->cwd.len);
 	img->argc = r->argc;
@@ -342,6 +343,41 @@ static uint64_t plausible_ns(uint64_t bytes)
 							    : per_byte + GT_PLAUSIBLE_BASE_NS;
 }
 
+/*
+ * Adds a timed call's duration to the image's sums of time, and returns it
+ * as the heap takes it (less a clock reading, capped to what is plausible).
+ * Untimed calls have no duration: they do not look up the bytes they
+ * handle, a lookup in the live table that a report spent a tenth of its
+ * time on.
+ */
+static uint64_t add_time(struct gt_image *img, const struct gt_rec_call *c)
+{
+	/* A sampled call stands for timed_one_in calls in sums of time (format.h). */
+	uint64_t weight = c->sampled ? img->timed_one_in : 1;
+	/* The measured interval holds one clock reading besides the call. */
+	uint64_t dur = c->dur_ns > img->clock_overhead_ns ? c->dur_ns - img->clock_overhead_ns : 0;
+	uint64_t bytes = call_bytes(img, c);
+	uint64_t cap = plausible_ns(bytes);
+	if (dur > cap) {
+		img->capped_calls += weight;
+		img->capped_ns += (dur - cap) * weight;
+		dur = cap;
+	}
+	img->fn_ns[c->fn] += dur * weight;
+	/*
+	 * The allocator's calls by duration, those under a page only: a large
+	 * block at a new top of the heap is slow because its pages fault in,
+	 * which another allocator pays too.
+	 */
+	if (c->fn <= GT_FN_PVALLOC && bytes < (img->page_size ? img->page_size : 4096)) {
+		int bucket = dur ? 63 - __builtin_clzll(dur) : 0;
+		bucket = bucket < GT_DURATION_BUCKETS ? bucket : GT_DURATION_BUCKETS - 1;
+		img->alloc_durations[bucket] += weight;
+		img->alloc_duration_ns[bucket] += dur * weight;
+	}
+	return dur;
+}
+
 static void apply_call(struct gt_model *m, struct gt_image *img, const struct gt_block *b,
 		       const struct gt_rec_call *c)
 {
@@ -356,27 +392,7 @@ static void apply_call(struct gt_model *m, struct gt_image *img, const struct gt
 	struct gt_heap_thread *th = &img->cur->heap;
 	struct gt_heap *h = &img->heap;
 	img->calls[c->fn]++;
-	/* The measured interval holds one clock reading besides the call. */
-	uint64_t dur = c->dur_ns > img->clock_overhead_ns ? c->dur_ns - img->clock_overhead_ns : 0;
-	uint64_t cap = plausible_ns(call_bytes(img, c));
-	if (dur > cap) {
-		img->capped_calls++;
-		img->capped_ns += dur - cap;
-		dur = cap;
-	}
-	img->fn_ns[c->fn] += dur;
-	/*
-	 * The allocator's calls by duration, those under a page only: a large
-	 * block at a new top of the heap is slow because its pages fault in,
-	 * which another allocator pays too.
-	 */
-	if (c->fn <= GT_FN_PVALLOC &&
-	    call_bytes(img, c) < (img->page_size ? img->page_size : 4096)) {
-		int bucket = dur ? 63 - __builtin_clzll(dur) : 0;
-		bucket = bucket < GT_DURATION_BUCKETS ? bucket : GT_DURATION_BUCKETS - 1;
-		img->alloc_durations[bucket]++;
-		img->alloc_duration_ns[bucket] += dur;
-	}
+	uint64_t dur = c->timed ? add_time(img, c) : 0;
 	img->events++;
 	m->events++;
 

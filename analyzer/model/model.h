@@ -50,6 +50,7 @@ struct gt_image {
 	uint64_t ppid, start_realtime_ns, start_mono_ns, origin, parent_image_id;
 	uint64_t pointer_bits, page_size, stack_depth;
 	uint64_t clock_overhead_ns; /* taken off every call's duration */
+	uint64_t timed_one_in;	    /* sampled functions' timed calls stand for this many */
 	char *exe, *cwd;
 	size_t argc, envc;
 	char **argv, **env;

@@ -146,6 +146,9 @@ int gt_reader_next(struct gt_reader *r, struct gt_block *b)
 	if (b->h.frame_size == 0 || b->h.frame_size > ZSTD_compressBound(GT_MAX_RAW_SIZE))
 		gt_die("corrupt block header at offset %llu: frame size %u",
 		       (unsigned long long)off, b->h.frame_size);
+	if (b->h.major >= 2 && b->h.time_shift > GT_MAX_TIME_SHIFT)
+		gt_die("corrupt block header at offset %llu: time unit 2^%u ns",
+		       (unsigned long long)off, b->h.time_shift);
 
 	uint64_t head = GT_SKIPPABLE_PREFIX_SIZE + hsize;
 	uint8_t *frame = reserve(&r->frame, &r->frame_cap, b->h.frame_size);

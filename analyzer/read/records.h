@@ -19,24 +19,53 @@ struct gt_str {
 	size_t len;
 };
 
+/*
+ * One CALL, decoded. Only the fields fn records are set (format.h's GT_ARGS
+ * tables name them); the others stay 0. dur_ns is 0 when not timed.
+ */
+struct gt_rec_call {
+	uint8_t fn;
+	uint8_t timed;	 /* dur_ns measured: always in 1.x, not always in 2.x */
+	uint8_t sampled; /* timed as 1 in IMAGE timed_one_in calls (2.x) */
+	int64_t dts;
+	uint64_t dur_ns, stack;
+	uint64_t size, nmemb, ptr, result, align, ret;
+	uint64_t addr, len, prot, flags, offset;
+	int64_t fd, sret; /* mmap's fd, munmap's ret */
+	uint64_t old_addr, old_len, new_len, new_addr;
+	struct gt_str path;
+};
+
+/*
+ * A record as the block holds it: tag and body; for a CALL of a 2.x block,
+ * whose fields lie in the columns, call instead (body NULL).
+ */
 struct gt_rec {
 	uint8_t tag;
 	const uint8_t *body;
 	size_t len;
-	uint64_t offset; /* of the tag byte within the decompressed block */
+	uint64_t offset; /* of the record's entry within the decompressed block */
+	const struct gt_rec_call *call;
 };
 
+/* Walks a block's records; in a 2.x block, its columns side by side. */
 struct gt_rec_iter {
 	const struct gt_block *b;
-	size_t pos;
+	size_t pos; /* in the records (1.x: the block; 2.x: GT_COL_RECORDS) */
 	uint32_t count;
+	int columns;			    /* a 2.x block */
+	struct gt_cursor col[GT_COL_COUNT]; /* 2.x: each column's unread bytes */
+	size_t records_start;		    /* 2.x: GT_COL_RECORDS' offset in the block */
+	struct gt_rec_call call;	    /* the CALL gt_rec_next decoded last */
 };
 
+/* Dies if a 2.x block's column directory does not fit the block. */
 void gt_rec_iter_init(struct gt_rec_iter *it, const struct gt_block *b);
 
 /*
  * Returns 1 and the next record, 0 at the end of the block. Dies if a
- * record runs past the block or the count disagrees with the header.
+ * record runs past the block, a column ends early or has bytes left over,
+ * or the count disagrees with the header.
  */
 int gt_rec_next(struct gt_rec_iter *it, struct gt_rec *rec);
 
@@ -67,21 +96,6 @@ int gt_rec_next(struct gt_rec_iter *it, struct gt_rec *rec);
 	};
 GT_FIELD_RECORDS(GT_RECORD_STRUCT)
 #undef GT_RECORD_STRUCT
-
-/*
- * One CALL. Only the fields fn records are set (format.h's GT_ARGS
- * tables name them); the others stay 0.
- */
-struct gt_rec_call {
-	uint8_t fn;
-	int64_t dts;
-	uint64_t dur_ns, stack;
-	uint64_t size, nmemb, ptr, result, align, ret;
-	uint64_t addr, len, prot, flags, offset;
-	int64_t fd, sret; /* mmap's fd, munmap's ret */
-	uint64_t old_addr, old_len, new_len, new_addr;
-	struct gt_str path;
-};
 
 /* A record, decoded. */
 struct gt_record {

@@ -109,11 +109,13 @@ static void dump_frames(const struct gt_dump *d, const struct gt_image *img, uin
  */
 static void dump_call(FILE *out, const struct gt_image *img, const struct gt_rec_call *o)
 {
-	fprintf(out,
-		" fn=%s thread=%" PRIu64 " tid=%" PRIu64 " stack=%" PRIu64 " t_ns=%" PRIu64
-		" dur_ns=%" PRIu64,
+	fprintf(out, " fn=%s thread=%" PRIu64 " tid=%" PRIu64 " stack=%" PRIu64 " t_ns=%" PRIu64,
 		gt_fn_names[o->fn], img->cur ? img->cur->heap.serial : 1,
-		img->cur ? img->cur->tid : 0, o->stack, img->now_ns, o->dur_ns);
+		img->cur ? img->cur->tid : 0, o->stack, img->now_ns);
+	if (o->timed)
+		fprintf(out, " dur_ns=%" PRIu64, o->dur_ns);
+	else
+		fputs(" dur_ns=-", out);
 #define SHOW_ARG_T(field, label)                                                                   \
 	fprintf(out, " kind=%s",                                                                   \
 		gt_map_kind_names[gt_map_kind_of(o->flags, o->path.p, o->path.len)]);              \
@@ -133,20 +135,14 @@ static void dump_call(FILE *out, const struct gt_image *img, const struct gt_rec
 	}
 }
 
+/* In front of every line: the block's image, pid and number. */
+#define GT_DUMP_PREFIX "image=%016" PRIx64 " pid=%" PRIu32 " seq=%" PRIu32 " "
+
 static void dump_record(const struct gt_dump *d, const struct gt_image *img,
 			const struct gt_block *b, const struct gt_record *r)
 {
 	FILE *out = d->out;
-	const char *prefix_fmt = "image=%016" PRIx64 " pid=%" PRIu32 " seq=%" PRIu32 " ";
-	if (r->raw.offset == 0) {
-		fprintf(out, prefix_fmt, b->h.image_id, b->h.pid, b->h.seq);
-		fprintf(out,
-			"BLOCK offset=%" PRIu64 " version=%u.%u frame_size=%" PRIu32
-			" raw_size=%" PRIu32 " records=%" PRIu32 " base_ns=%" PRIu64 "\n",
-			b->offset, b->h.major, b->h.minor, b->h.frame_size, b->h.raw_size,
-			b->h.records, b->h.base_ns);
-	}
-	fprintf(out, prefix_fmt, b->h.image_id, b->h.pid, b->h.seq);
+	fprintf(out, GT_DUMP_PREFIX, b->h.image_id, b->h.pid, b->h.seq);
 	if (!r->known) {
 		fprintf(out, "UNKNOWN tag=%u len=%zu", r->raw.tag, r->raw.len);
 		if (r->raw.tag == GT_REC_CALL)
@@ -174,6 +170,12 @@ static void dump_record(const struct gt_dump *d, const struct gt_image *img,
 void gt_dump_block(const struct gt_dump *d, struct gt_model *m, const struct gt_block *b)
 {
 	struct gt_model_step s;
+	fprintf(d->out, GT_DUMP_PREFIX, b->h.image_id, b->h.pid, b->h.seq);
+	fprintf(d->out,
+		"BLOCK offset=%" PRIu64 " version=%u.%u frame_size=%" PRIu32 " raw_size=%" PRIu32
+		" records=%" PRIu32 " base_ns=%" PRIu64 "\n",
+		b->offset, b->h.major, b->h.minor, b->h.frame_size, b->h.raw_size, b->h.records,
+		b->h.base_ns);
 	gt_model_step_begin(&s, m, b);
 	while (gt_model_step(&s))
 		dump_record(d, s.img, b, &s.rec);

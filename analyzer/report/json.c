@@ -202,8 +202,25 @@ void gt_json_kv_str(struct gt_json *j, const char *key, const char *s)
 	gt_json_str(j, s);
 }
 
+void gt_json_kv_str_or_null(struct gt_json *j, const char *key, const char *s)
+{
+	gt_json_key(j, key);
+	if (s)
+		gt_json_str(j, s);
+	else
+		gt_json_null(j);
+}
+
 void gt_json_kv_bool(struct gt_json *j, const char *key, int v)
 {
 	gt_json_key(j, key);
 	gt_json_bool(j, v);
+}
+
+void gt_json_strs(struct gt_json *j, char *const *v, size_t n)
+{
+	gt_json_begin_array(j);
+	for (size_t i = 0; i < n; i++)
+		gt_json_str(j, v[i]);
+	gt_json_end_array(j);
 }

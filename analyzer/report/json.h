@@ -38,7 +38,11 @@ void gt_json_kv_uint(struct gt_json *j, const char *key, uint64_t v);
 void gt_json_kv_int(struct gt_json *j, const char *key, int64_t v);
 void gt_json_kv_double(struct gt_json *j, const char *key, double v);
 void gt_json_kv_str(struct gt_json *j, const char *key, const char *s);
+/* As gt_json_kv_str, with null for a NULL s. */
+void gt_json_kv_str_or_null(struct gt_json *j, const char *key, const char *s);
 void gt_json_kv_bool(struct gt_json *j, const char *key, int v);
+/* An array of n strings (argv, env, evidence lines). */
+void gt_json_strs(struct gt_json *j, char *const *v, size_t n);
 
 /*
  * Writes s (n bytes) as a JSON string with quotes: escapes " \ and control

@@ -16,6 +16,10 @@
 /* top: sites to list per process (0 = all). */
 void gt_report_text(FILE *out, const struct gt_summary *s, size_t top);
 void gt_report_json(FILE *out, const struct gt_summary *s, size_t top);
+/* One process's object of the JSON report, as gt_report_json writes it (--diff reuses it). */
+struct gt_json;
+void gt_report_json_process(struct gt_json *j, const struct gt_summary *s, const struct gt_proc *p,
+			    size_t top);
 
 /*
  * One line per allocating stack: "<pid>_<argv0>_<argv1>;outermost;…;innermost weight",

@@ -4,9 +4,11 @@
  * GT_REPORT_JSON_VERSION.
  */
 #include "report.h"
+#include "callers.h"
 
 #include "json.h"
 #include "mapkind.h"
+#include "report_phases.h"
 
 static void calls(struct gt_json *j, const uint64_t *c)
 {
@@ -34,14 +36,6 @@ static void by_kind(struct gt_json *j, const struct gt_kind_stats *k)
 		gt_json_end_object(j);
 	}
 	gt_json_end_object(j);
-}
-
-static void strings(struct gt_json *j, char *const *v, size_t n)
-{
-	gt_json_begin_array(j);
-	for (size_t i = 0; i < n; i++)
-		gt_json_str(j, v[i]);
-	gt_json_end_array(j);
 }
 
 static void prediction(struct gt_json *j, const char *remedy, const struct gt_prediction *p)
@@ -83,10 +77,87 @@ static void verdict(struct gt_json *j, const struct gt_verdict *v)
 		gt_json_end_array(j);
 	}
 	gt_json_key(j, "evidence");
-	strings(j, v->evidence, v->nevidence);
+	gt_json_strs(j, v->evidence, v->nevidence);
 	gt_json_key(j, "suggestions");
-	strings(j, v->suggestions, v->nsuggestions);
+	gt_json_strs(j, v->suggestions, v->nsuggestions);
 	gt_json_end_object(j);
+}
+
+static void frame(struct gt_json *j, const struct gt_frame *f)
+{
+	gt_json_begin_object(j);
+	gt_json_kv_str(j, "function", f->function);
+	gt_json_kv_str_or_null(j, "file", f->file);
+	gt_json_kv_int(j, "line", f->line);
+	gt_json_kv_str_or_null(j, "module", f->module);
+	gt_json_kv_bool(j, "in_program", f->in_program);
+	gt_json_end_object(j);
+}
+
+static void uint_or_null(struct gt_json *j, const char *key, int known, uint64_t v)
+{
+	gt_json_key(j, key);
+	if (known)
+		gt_json_uint(j, v);
+	else
+		gt_json_null(j);
+}
+
+/* maps.window_advice (window_advice.h). */
+static void window_advice(struct gt_json *j, const struct gt_window_advice *a)
+{
+	gt_json_key(j, "window_advice");
+	gt_json_begin_object(j);
+	gt_json_kv_str(j, "advice", a->raise ? "raise" : "no change");
+	gt_json_kv_uint(j, "evictions_recorded", a->evictions);
+	gt_json_kv_uint(j, "needed_bytes", a->needed);
+	gt_json_kv_uint(j, "least_bytes", a->least);
+	uint_or_null(j, "packed_git_limit_bytes", a->raise, a->limit);
+	gt_json_kv_str_or_null(j, "packed_git_limit", a->raise ? a->limit_value : NULL);
+	uint_or_null(j, "packed_git_window_size_bytes", a->window != 0, a->window);
+	gt_json_kv_str_or_null(j, "git_config", a->raise ? a->git_config : NULL);
+	/* git's LRU replayed without a limit peaked at least_bytes <= the advised limit. */
+	uint_or_null(j, "evictions_predicted_at_advice", a->raise, 0);
+	gt_json_kv_str(j, "assumptions", gt_window_advice_assumptions);
+	gt_json_end_object(j);
+}
+
+/*
+ * processes[].by_caller: the first top rows of the sites by function and
+ * program's caller (callers.h), each with all its stacks.
+ */
+static void by_caller(struct gt_json *j, const struct gt_proc *p, size_t top)
+{
+	gt_json_key(j, "by_caller");
+	gt_json_begin_array(j);
+	size_t n = top && top < p->ncallers ? top : p->ncallers;
+	for (size_t i = 0; i < n; i++) {
+		const struct gt_caller_row *r = &p->callers[i];
+		gt_json_begin_object(j);
+		gt_json_kv_str(j, "function", gt_caller_row_function(r));
+		gt_json_kv_str_or_null(j, "caller", gt_caller_row_caller(r));
+		gt_json_kv_uint(j, "allocations", r->allocations);
+		gt_json_kv_uint(j, "bytes", r->bytes);
+		gt_json_kv_uint(j, "temporary", r->temporary);
+		gt_json_key(j, "stacks");
+		gt_json_begin_array(j);
+		for (size_t k = 0; k < r->nsites; k++) {
+			const struct gt_site *st = r->sites[k];
+			gt_json_begin_object(j);
+			gt_json_kv_uint(j, "allocations", st->allocations);
+			gt_json_kv_uint(j, "bytes", st->bytes);
+			gt_json_kv_uint(j, "temporary", st->temporary);
+			gt_json_key(j, "frames");
+			gt_json_begin_array(j);
+			for (size_t f = 0; f < st->nframes; f++)
+				frame(j, &st->frames[f]);
+			gt_json_end_array(j);
+			gt_json_end_object(j);
+		}
+		gt_json_end_array(j);
+		gt_json_end_object(j);
+	}
+	gt_json_end_array(j);
 }
 
 static void site(struct gt_json *j, const struct gt_site *st)
@@ -95,24 +166,18 @@ static void site(struct gt_json *j, const struct gt_site *st)
 	gt_json_kv_str(j, "function", st->function);
 	gt_json_key(j, "frames");
 	gt_json_begin_array(j);
-	for (size_t i = 0; i < st->nframes; i++) {
-		const struct gt_frame *f = &st->frames[i];
-		gt_json_begin_object(j);
-		gt_json_kv_str(j, "function", f->function);
-		gt_json_key(j, "file");
-		if (f->file)
-			gt_json_str(j, f->file);
-		else
-			gt_json_null(j);
-		gt_json_kv_int(j, "line", f->line);
-		gt_json_key(j, "module");
-		if (f->module)
-			gt_json_str(j, f->module);
-		else
-			gt_json_null(j);
-		gt_json_end_object(j);
-	}
+	for (size_t i = 0; i < st->nframes; i++)
+		frame(j, &st->frames[i]);
 	gt_json_end_array(j);
+	gt_json_key(j, "caller");
+	if (st->caller < st->nframes) {
+		gt_json_begin_object(j);
+		gt_json_kv_uint(j, "frame", st->caller);
+		gt_json_kv_str(j, "function", st->frames[st->caller].function);
+		gt_json_end_object(j);
+	} else {
+		gt_json_null(j);
+	}
 	gt_json_kv_uint(j, "allocations", st->allocations);
 	gt_json_kv_uint(j, "bytes", st->bytes);
 	gt_json_kv_uint(j, "temporary", st->temporary);
@@ -121,7 +186,8 @@ static void site(struct gt_json *j, const struct gt_site *st)
 	gt_json_end_object(j);
 }
 
-static void process(struct gt_json *j, const struct gt_proc *p, size_t top)
+void gt_report_json_process(struct gt_json *j, const struct gt_summary *s, const struct gt_proc *p,
+			    size_t top)
 {
 	const struct gt_image *img = p->img;
 	const struct gt_heap *h = &img->heap;
@@ -137,10 +203,10 @@ static void process(struct gt_json *j, const struct gt_proc *p, size_t top)
 	snprintf(id, sizeof(id), "%016llx", (unsigned long long)img->parent_image_id);
 	gt_json_str(j, id);
 	gt_json_key(j, "argv");
-	strings(j, img->argv, img->argc);
+	gt_json_strs(j, img->argv, img->argc);
 	gt_json_kv_str(j, "exe", img->exe);
 	gt_json_key(j, "env");
-	strings(j, img->env, img->envc);
+	gt_json_strs(j, img->env, img->envc);
 	gt_json_kv_double(j, "wall_seconds", p->wall);
 	gt_json_kv_double(j, "cpu_seconds", p->cpu);
 	gt_json_kv_double(j, "tracer_seconds", p->tracer_s);
@@ -192,11 +258,7 @@ static void process(struct gt_json *j, const struct gt_proc *p, size_t top)
 	gt_json_kv_uint(j, "failed_calls", m->failed_calls);
 	gt_json_kv_uint(j, "untracked_munmaps", m->untracked_munmaps);
 	by_kind(j, m->kind);
-	gt_json_key(j, "inferred_window_bytes");
-	if (p->window)
-		gt_json_uint(j, p->window);
-	else
-		gt_json_null(j);
+	uint_or_null(j, "inferred_window_bytes", p->window != 0, p->window);
 	gt_json_kv_uint(j, "distinct_pack_regions", m->distinct_pack_regions);
 	gt_json_kv_double(j, "thrash_ratio", p->thrash);
 	gt_json_key(j, "window_cost");
@@ -212,12 +274,9 @@ static void process(struct gt_json *j, const struct gt_proc *p, size_t top)
 	gt_json_begin_object(j);
 	gt_json_kv_uint(j, "evictions", m->evictions);
 	gt_json_kv_uint(j, "at_least", m->limit_at_least);
-	gt_json_key(j, "below");
-	if (m->limit_below != UINT64_MAX)
-		gt_json_uint(j, m->limit_below);
-	else
-		gt_json_null(j);
+	uint_or_null(j, "below", m->limit_below != UINT64_MAX, m->limit_below);
 	gt_json_end_object(j);
+	window_advice(j, &p->window_advice);
 	gt_json_end_object(j);
 
 	gt_json_key(j, "verdict");
@@ -228,6 +287,8 @@ static void process(struct gt_json *j, const struct gt_proc *p, size_t top)
 	for (size_t i = 0; i < n; i++)
 		site(j, p->sites[i]);
 	gt_json_end_array(j);
+	by_caller(j, p, top);
+	gt_report_phases_json(j, s->phases, img);
 	gt_json_end_object(j);
 }
 
@@ -258,7 +319,7 @@ void gt_report_json(FILE *out, const struct gt_summary *s, size_t top)
 	gt_json_key(&j, "processes");
 	gt_json_begin_array(&j);
 	for (size_t i = 0; i < s->n; i++)
-		process(&j, &s->procs[i], top);
+		gt_report_json_process(&j, s, &s->procs[i], top);
 	gt_json_end_array(&j);
 
 	gt_json_key(&j, "totals");

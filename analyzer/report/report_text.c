@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "callers.h"
 #include "mapkind.h"
+#include "report_phases.h"
 
 #define WIDTH 80
 
@@ -145,23 +147,66 @@ static void maps_table(FILE *out, const struct gt_proc *p)
 	if (m->kind[GT_MAP_PACK].mmaps)
 		fprintf(out, "; thrash %.1f", p->thrash);
 	fputc('\n', out);
+	if (!m->kind[GT_MAP_PACK].mmaps)
+		return;
+	char advice[512];
+	gt_window_advice_describe(advice, sizeof(advice), &p->window_advice);
+	wrap(out, "  window advice: ", 4, advice);
+	if (p->window_advice.raise)
+		wrap(out, "    model: ", 4, gt_window_advice_assumptions);
 }
 
 typedef int cmp_fn(const void *, const void *);
 
-static void site_line(FILE *out, const struct gt_site *st)
+/* " (file:line)" of f, file without its directories; "" without line info. */
+static void location(char *buf, size_t size, const struct gt_frame *f)
 {
-	char b[32], loc[64] = "";
-	const struct gt_frame *f = st->nframes ? &st->frames[0] : NULL;
+	buf[0] = '\0';
 	if (f && f->file) {
 		const char *slash = strrchr(f->file, '/');
-		snprintf(loc, sizeof(loc), " (%s:%d)", slash ? slash + 1 : f->file, f->line);
+		snprintf(buf, size, " (%s:%d)", slash ? slash + 1 : f->file, f->line);
 	}
+}
+
+/* Prints text cut to the columns left on a line; "←" is 3 bytes and 1
+ * column, and a cut never splits a UTF-8 sequence. */
+static void cut_line(FILE *out, const char *text, int columns)
+{
+	size_t len = strlen(text), max = columns > 0 ? (size_t)columns : 0;
+	if (strstr(text, "←"))
+		max += 2;
+	if (len > max) {
+		len = max;
+		while (len > 0 && ((unsigned char)text[len] & 0xc0) == 0x80)
+			len--;
+	}
+	fprintf(out, "%.*s\n", (int)len, text);
+}
+
+/* The site, and the program's own caller beside it when the site is in a
+ * library or a generic helper: "deflateInit2_ ← do_compress (file:line)",
+ * the caller on a line of its own when both do not fit. */
+static void site_line(FILE *out, const struct gt_site *st)
+{
+	char b[32], loc[64];
+	const struct gt_frame *caller = st->caller < st->nframes ? &st->frames[st->caller] : NULL;
+	location(loc, sizeof(loc), caller ? caller : st->nframes ? &st->frames[0] : NULL);
 	int n = fprintf(out, "    %9" PRIu64 " %10s %8" PRIu64 "  ", st->allocations,
 			bytes(b, st->bytes), st->temporary);
-	char name[512];
-	snprintf(name, sizeof(name), "%s%s", st->function, loc);
-	fprintf(out, "%.*s\n", WIDTH - n, name);
+	char name[640], from[512];
+	if (!caller) {
+		snprintf(name, sizeof(name), "%s%s", st->function, loc);
+		cut_line(out, name, WIDTH - n);
+		return;
+	}
+	snprintf(name, sizeof(name), "%s ← %s%s", st->function, caller->function, loc);
+	if ((int)strlen(name) - 2 <= WIDTH - n) {
+		cut_line(out, name, WIDTH - n);
+		return;
+	}
+	cut_line(out, st->function, WIDTH - n);
+	snprintf(from, sizeof(from), "%*s← %s%s", n + 2, "", caller->function, loc);
+	cut_line(out, from, WIDTH);
 }
 
 static void sites(FILE *out, const struct gt_proc *p, size_t top, const char *title, cmp_fn *cmp)
@@ -176,13 +221,60 @@ static void sites(FILE *out, const struct gt_proc *p, size_t top, const char *ti
 		qsort(v, p->nsites, sizeof(*v), cmp);
 	size_t n = top && top < p->nsites ? top : p->nsites;
 	fprintf(out, "  top sites by %s:\n    %9s %10s %8s  %s\n", title, "allocs", "bytes", "temp",
-		"function (file:line)");
+		"function [← program's caller] (file:line)");
 	for (size_t i = 0; i < n; i++)
 		site_line(out, v[i]);
 	free(v);
 }
 
-static void process(FILE *out, const struct gt_proc *p, size_t top)
+/* Stacks listed beneath a row of the table by caller in the program. */
+#define GT_STACKS_BENEATH 3
+
+/* A stack beneath a row: its counts, then its functions from the site outwards. */
+static void stack_line(FILE *out, const struct gt_site *st)
+{
+	char b[32], line[1024];
+	int n = snprintf(line, sizeof(line), "      %9" PRIu64 " %10s %8" PRIu64 "  ",
+			 st->allocations, bytes(b, st->bytes), st->temporary);
+	for (size_t i = 0; i < st->nframes && n > 0 && (size_t)n < sizeof(line); i++)
+		n += snprintf(line + n, sizeof(line) - (size_t)n, "%s%s", i ? " ← " : "",
+			      st->frames[i].function);
+	/* "←" is three bytes and one column: cut_line counts bytes. */
+	cut_line(out, line, WIDTH + 2 * GT_STACKS_BENEATH);
+}
+
+/*
+ * The sites grouped by function and the program's caller beside it, one
+ * row however many stacks reach it, the heaviest stacks beneath. Only when
+ * a listed row has more than one stack: else it is the sites table again.
+ */
+static void callers(FILE *out, const struct gt_proc *p, size_t top)
+{
+	size_t n = top && top < p->ncallers ? top : p->ncallers, many = 0;
+	for (size_t i = 0; i < n; i++)
+		many += p->callers[i].nsites > 1;
+	if (!many)
+		return;
+	fprintf(out, "  by caller in the program (the heaviest %d stacks beneath a row):\n",
+		GT_STACKS_BENEATH);
+	fprintf(out, "    %9s %10s %8s  %s\n", "allocs", "bytes", "temp",
+		"function [← program's caller]");
+	for (size_t i = 0; i < n; i++) {
+		const struct gt_caller_row *r = &p->callers[i];
+		const char *caller = gt_caller_row_caller(r);
+		char b[32], name[640];
+		int w = fprintf(out, "    %9" PRIu64 " %10s %8" PRIu64 "  ", r->allocations,
+				bytes(b, r->bytes), r->temporary);
+		snprintf(name, sizeof(name), "%s%s%s (%zu stack%s)", gt_caller_row_function(r),
+			 caller ? " ← " : "", caller ? caller : "", r->nsites,
+			 r->nsites > 1 ? "s" : "");
+		cut_line(out, name, WIDTH - w + (caller ? 2 : 0));
+		for (size_t k = 0; r->nsites > 1 && k < r->nsites && k < GT_STACKS_BENEATH; k++)
+			stack_line(out, r->sites[k]);
+	}
+}
+
+static void process(FILE *out, const struct gt_summary *s, const struct gt_proc *p, size_t top)
 {
 	const struct gt_image *img = p->img;
 	const struct gt_heap *h = &img->heap;
@@ -210,9 +302,11 @@ static void process(FILE *out, const struct gt_proc *p, size_t top)
 	if (img->dropped_calls)
 		fprintf(out, "  warning: the tracer dropped %" PRIu64 " calls: counts are low\n",
 			img->dropped_calls);
+	gt_report_phases_text(out, s->phases, img);
 	sites(out, p, top, "calls", NULL);
 	sites(out, p, top, "bytes", gt_site_by_bytes);
 	sites(out, p, top, "temporary", gt_site_by_temporary);
+	callers(out, p, top);
 }
 
 void gt_report_text(FILE *out, const struct gt_summary *s, size_t top)
@@ -227,14 +321,12 @@ void gt_report_text(FILE *out, const struct gt_summary *s, size_t top)
 		for (size_t i = 0; i < s->nstripped; i++)
 			used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s",
 						 i ? ", " : "", s->stripped[i]);
-		char note[1200];
-		snprintf(note, sizeof(note),
-			 "%s stripped: sites there show module+offset; symbols need debug info "
-			 "(e.g. Debian's git-dbgsym) or a self-built git",
-			 buf);
+		char note[1600];
+		snprintf(note, sizeof(note), "%s stripped: %s", buf, gt_stripped_advice);
 		wrap(out, "note: ", 6, note);
 	}
 	tree(out, s);
 	for (size_t i = 0; i < s->n; i++)
-		process(out, &s->procs[i], top);
+		process(out, s, &s->procs[i], top);
+	gt_report_phases_text_note(out, s->phases);
 }

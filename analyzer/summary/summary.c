@@ -2,6 +2,7 @@
  * Derives the report's numbers from the model. See summary.h.
  */
 #include "summary.h"
+#include "callers.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,6 +148,7 @@ static void build_sites(struct gt_summary *s, struct gt_proc *p)
 				site->nframes = n - first;
 				site->frames = f;
 				site->function = site->frames[0].function;
+				site->caller = gt_program_caller(site->frames, site->nframes);
 			} else {
 				free(f);
 				site->function = "?";
@@ -248,6 +250,7 @@ static void fill_input(struct gt_verdict_input *in, const struct gt_proc *p)
 	in->evictions = mp->evictions;
 	in->limit_at_least = mp->limit_at_least;
 	in->limit_below = mp->limit_below;
+	in->window_advice = p->window_advice.raise ? &p->window_advice : NULL;
 	in->has_window_cost = mp->usage_periods > 0;
 	in->again_calls_seconds = (double)mp->again_calls_ns / 1e9;
 	in->again_faults = mp->again.faults;
@@ -338,6 +341,8 @@ static void tree_input(struct gt_verdict_input *in, const struct gt_summary *s)
 		in->window = packiest->window;
 		in->limit_at_least = packiest->img->maps.limit_at_least;
 		in->limit_below = packiest->img->maps.limit_below;
+		if (packiest->window_advice.raise)
+			in->window_advice = &packiest->window_advice;
 		in->env = (const char *const *)s->procs[0].img->env;
 		in->envc = s->procs[0].img->envc;
 	}
@@ -365,8 +370,9 @@ static void site_free(struct gt_site *site)
 
 /*
  * Keeps, if keep is not 0, the sites the reports can list: the first keep
- * by allocations, by bytes and by temporary allocations (p->sites stays in
- * order of allocations).
+ * by allocations, by bytes and by temporary allocations, and every stack
+ * of the first keep rows by caller in the program (p->sites stays in order
+ * of allocations).
  */
 static void cap_sites(struct gt_proc *p, size_t keep)
 {
@@ -386,6 +392,7 @@ static void cap_sites(struct gt_proc *p, size_t keep)
 				if (p->sites[k] == v[j])
 					kept[k] = 1;
 	}
+	gt_callers_cap(p, keep, kept);
 	size_t n = 0;
 	for (size_t j = 0; j < p->nsites; j++) {
 		if (kept[j])
@@ -437,7 +444,9 @@ void gt_summary_add(struct gt_summary *s, const struct gt_image *img)
 	/* What needs the image's details; its counters are read at finish. */
 	p->window = gt_maps_inferred_window(&img->maps);
 	p->thrash = gt_maps_thrash_ratio(&img->maps);
+	gt_window_advise(&p->window_advice, &img->maps.unlimited, img->maps.evictions, p->window);
 	build_sites(s, p);
+	gt_callers_build(p);
 	cap_sites(p, s->keep_sites);
 	share_frames(s, p);
 }
@@ -524,6 +533,7 @@ void gt_summary_release(struct gt_summary *s)
 		for (size_t j = 0; j < p->nsites; j++)
 			site_free(p->sites[j]);
 		free(p->sites);
+		gt_callers_release(p);
 		free(p->stacks);
 		gt_verdict_release(&p->verdict);
 	}

@@ -32,9 +32,23 @@ struct gt_site {
 	char *function; /* the site frame's function (or module+0xoff, ?) */
 	struct gt_frame *frames;
 	size_t nframes;
+	/* frames[caller] is the traced program's own caller shown beside the
+	 * site (gt_program_caller); nframes when there is none */
+	size_t caller;
 	int shared; /* key and frames belong to the summary's gt_site_frames */
 	uint64_t allocations, bytes, temporary, leaked_allocations, leaked_bytes;
 	UT_hash_handle hh;
+};
+
+/*
+ * A row of the "by caller in the program" table (callers.c): the sites
+ * whose function and program's caller are the same, each a distinct stack
+ * beneath it, heaviest first. The names are those of its first site.
+ */
+struct gt_caller_row {
+	struct gt_site **sites;
+	size_t nsites;
+	uint64_t allocations, bytes, temporary;
 };
 
 /*
@@ -51,6 +65,7 @@ struct gt_proc_stack {
 /* summary.c: a function name of the stacks, and a stack's names, stored once */
 struct gt_function_name;
 struct gt_function_list;
+struct gt_phases;
 
 struct gt_proc {
 	const struct gt_image *img;
@@ -63,6 +78,7 @@ struct gt_proc {
 	double basis;
 	uint64_t window;
 	double thrash;
+	struct gt_window_advice window_advice; /* the core.packedGitLimit to avoid evictions */
 	/* Facts of the image, derived once for every writer (model.h). */
 	const char *origin; /* gt_origin_name */
 	double peak_seconds;
@@ -70,6 +86,8 @@ struct gt_proc {
 	int has_exit_status, exit_status;
 	struct gt_site **sites; /* by allocations, descending */
 	size_t nsites;
+	struct gt_caller_row *callers; /* by allocations, descending */
+	size_t ncallers;
 	/*
 	 * Every stack of the image's heap, in its order; NULL unless the
 	 * summary keeps stacks (gt_summary_build): a summary built image by
@@ -109,6 +127,7 @@ struct gt_summary {
 	int keep_stacks;			 /* fill gt_proc.stacks (gt_summary_build) */
 	struct gt_function_name *function_names; /* uthash: gt_proc_stack's strings */
 	struct gt_function_list *function_lists; /* uthash: gt_proc_stack's functions */
+	const struct gt_phases *phases;		 /* trace2 phases (phases.h), or NULL */
 };
 
 /*

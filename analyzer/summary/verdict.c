@@ -209,7 +209,15 @@ static void time_inside(struct gt_verdict *v, const struct gt_verdict_input *in,
 static void window_suggestions(struct gt_verdict *v, const struct gt_verdict_input *in)
 {
 	char a[32];
-	if (in->evictions)
+	const struct gt_window_advice *wa = in->window_advice;
+	if (in->evictions && wa)
+		SUGGEST("git config --unset core.packedGitLimit (default 32 TiB on 64-bit); or, to "
+			"keep a limit, one at which every window the run mapped stays mapped "
+			"(window advice): git config core.packedGitLimit %s%s%s, or git %s for one "
+			"command",
+			wa->limit_value, wa->window ? " with core.packedGitWindowSize " : "",
+			wa->window_value, wa->git_config);
+	else if (in->evictions)
 		SUGGEST("git config --unset core.packedGitLimit (default 32 TiB on 64-bit), or set "
 			"it above the size of your packs");
 	if (in->window && in->window < DEFAULT_WINDOW) {

@@ -29,6 +29,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "window_advice.h"
+
 /* A predicted saving this large makes the class. */
 #define GT_GAIN_CLASS_MIN 0.10
 /* Below this, a remedy is not worth a suggestion of its own in the headline. */
@@ -77,6 +79,8 @@ struct gt_verdict_input {
 	uint64_t window;		      /* inferred window, 0 unknown */
 	uint64_t evictions;		      /* LRU unmaps of pack windows */
 	uint64_t limit_at_least, limit_below; /* limit_below UINT64_MAX: none */
+	/* The window advice (window_advice.h) when it advises a limit; NULL: none. */
+	const struct gt_window_advice *window_advice;
 	/* What lowered limits cost (maps.h, struct gt_window_cost). */
 	int has_window_cost;		 /* USAGE readings were taken (format 1.2) */
 	double again_calls_seconds;	 /* maps of regions mapped before, evicting unmaps */

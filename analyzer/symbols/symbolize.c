@@ -31,6 +31,26 @@ static const char *const wrapper_functions[] = {
 	"strbuf_insert", "strbuf_splice",   "strbuf_attach",
 };
 
+/* git's generic helpers, by name prefix: functions many callers share, so
+ * that naming one says little about who allocated. A site in one of them
+ * (or in a library) is shown with the program's caller (gt_program_caller).
+ * By name, not by source file, so that a stripped binary's .dynsym names
+ * qualify too. */
+static const char *const helper_prefixes[] = {
+	"strbuf_",     "string_list_", "strvec_",	"strmap_",  "strintmap_", "hashmap_",
+	"oidmap_",     "oidset_",      "oid_array_",	"oidtree_", "mem_pool_",  "git_deflate",
+	"git_inflate", "read_in_full", "write_in_full", "xread",    "xwrite",	  "xpread",
+	"xsnprintf",   "xopen",	       "xfdopen",	"xgetcwd",
+};
+
+const char gt_stripped_advice[] =
+	"sites there show module+offset, or the name of an exported function from the dynamic "
+	"symbol table; for names and lines, any of: set DEBUGINFOD_URLS (e.g. "
+	"https://debuginfod.debian.net) for gittrace-report, and libdw fetches the debug info "
+	"by build-id; install the distribution's debug package (Debian: git-dbgsym from the "
+	"debian-debug archive); trace a git built with symbols "
+	"(examples/build-git-with-symbols.sh); see docs/report.md#symbols";
+
 struct gt_symbolizer {
 	struct gt_symbols *syms;
 	char **stripped;
@@ -72,6 +92,26 @@ int gt_is_allocator_function(const char *name)
 int gt_is_skipped_function(const char *name)
 {
 	return IN_TABLE(name, allocator_functions) || IN_TABLE(name, wrapper_functions);
+}
+
+int gt_is_helper_function(const char *name)
+{
+	if (!name)
+		return 0;
+	for (size_t i = 0; i < sizeof(helper_prefixes) / sizeof(*helper_prefixes); i++)
+		if (!strncmp(name, helper_prefixes[i], strlen(helper_prefixes[i])))
+			return 1;
+	return gt_is_skipped_function(name);
+}
+
+size_t gt_program_caller(const struct gt_frame *f, size_t n)
+{
+	if (!n || (f[0].in_program && !gt_is_helper_function(f[0].function)))
+		return n;
+	for (size_t i = 1; i < n; i++)
+		if (f[i].in_program && !gt_is_helper_function(f[i].function))
+			return i;
+	return n;
 }
 
 static const char *basename_of(const char *path)
@@ -144,6 +184,7 @@ size_t gt_symbolize_stack(struct gt_symbolizer *s, const struct gt_image *img,
 			fr->file = dup_or_null(info[j].file);
 			fr->line = info[j].line;
 			fr->module = dup_or_null(modname);
+			fr->in_program = mod && img->exe && !strcmp(mod->path, img->exe);
 		}
 	}
 	*out = f;

@@ -17,7 +17,9 @@ struct gt_frame {
 	char *function; /* name, or "module+0xoff" when stripped, or "?" */
 	char *file;	/* NULL if unknown */
 	int line;
-	char *module; /* basename of the module path, NULL if none */
+	char *module;	/* basename of the module path, NULL if none */
+	int in_program; /* 1 if the module is the traced program's own
+			   executable (the image's exe) */
 };
 
 struct gt_symbolizer;
@@ -48,11 +50,33 @@ size_t gt_program_frame(const struct gt_frame *f, size_t n);
  */
 size_t gt_site_frame(const struct gt_frame *f, size_t n);
 
+/*
+ * Index in f[0..n) (a site's frames, the site first) of the traced
+ * program's own caller worth naming beside the site: when the site lies in
+ * a library (zlib's deflateInit2_) or is a generic helper
+ * (gt_is_helper_function: strbuf_read, git_deflate_init), the first frame
+ * after it that lies in the program and is no generic helper or wrapper.
+ * n when the site is the program's own function, or no frame qualifies.
+ */
+size_t gt_program_caller(const struct gt_frame *f, size_t n);
+
+/* 1 if the function is one of git's generic helpers (strbuf, containers,
+ * zlib and I/O wrappers, listed in symbolize.c), which many callers share,
+ * or one of the functions gt_is_skipped_function names. */
+int gt_is_helper_function(const char *name);
+
 /* 1 if the function name is the C library's allocator (or one of its
  * string-duplicating callers); gt_is_skipped_function adds git's
  * allocation wrappers. */
 int gt_is_allocator_function(const char *name);
 int gt_is_skipped_function(const char *name);
+
+/*
+ * What the report says after naming the stripped modules: what their sites
+ * show, and the ways to get names (debuginfod, the distribution's debug
+ * package, a git built with symbols). One sentence list, no newline.
+ */
+extern const char gt_stripped_advice[];
 
 /*
  * Paths of modules seen stripped so far (gt_symbols_module_status 0),

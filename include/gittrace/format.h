@@ -25,13 +25,27 @@
  * and records within them in the order they were appended: the writer keeps
  * one stream per image, shared by its threads.
  *
+ * Columns (since 2.0): a block's records are stored split by field, so
+ * that the compressor sees like next to like (times beside times, sizes
+ * beside sizes) rather than each call's fields interleaved. The raw bytes
+ * are a directory, uv column count then each column's length (uv), followed
+ * by the columns in enum gt_column order. GT_COL_RECORDS holds one entry
+ * per record, in order: a CALL as a single token byte (GT_CALL_TOKEN), any
+ * other record as in 1.x (tag, length, body). A CALL's fields are the next
+ * entries of the other columns, taken in record order. A reader that knows
+ * fewer columns than a block has ignores the extra ones (a later MINOR);
+ * a block with fewer columns than GT_COL_COUNT is corrupt. In 1.x blocks
+ * the raw bytes are the records themselves, CALLs included (see CALL).
+ *
  * Calls are appended after the real call returns. So when two threads race
  * on one address (thread A frees p, thread B's malloc returns p before A's
  * record is appended), the allocation can precede the free that made room
- * for it. Each CALL carries its start time and duration; a reader that
- * matches frees to allocations (or munmaps to mmaps) compares the free's
- * start time with the allocation's end time (start + duration): a free that
- * started before an allocation ended cannot be its free.
+ * for it. A reader that matches frees to allocations (or munmaps to mmaps)
+ * compares the free's start time with the allocation's end time: a free
+ * that started before an allocation ended cannot be its free. A timed CALL
+ * carries its start time and duration (end = start + duration); an untimed
+ * one (2.0, see CALL) one time that is exact for this rule: the end of a
+ * call that returns a block, the start of free.
  *
  * Records
  * -------
@@ -46,7 +60,9 @@
  * future MINOR may append fields).
  *
  * Versions: 1.0 — first format. 1.1 — IMAGE clock_overhead_ns, END tracer_ns.
- * 1.2 — USAGE records after file maps and unmaps.
+ * 1.2 — USAGE records after file maps and unmaps. 2.0 — columns; CALL as a
+ * token, timed on a sample of calls (IMAGE timed_one_in), free unwound no
+ * more (its stack is its allocation's).
  */
 #ifndef GITTRACE_FORMAT_H
 #define GITTRACE_FORMAT_H
@@ -55,8 +71,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#define GT_FORMAT_MAJOR 1
-#define GT_FORMAT_MINOR 2
+#define GT_FORMAT_MAJOR 2
+#define GT_FORMAT_MINOR 0
 
 /* zstd reserves 0x184D2A50..0x184D2A5F for skippable frames; we take one. */
 #define GT_SKIPPABLE_MAGIC	 0x184D2A5Du
@@ -79,12 +95,15 @@ struct gt_block_header {
 	uint32_t frame_size; /* bytes of the zstd frame that follows */
 	uint32_t raw_size;   /* bytes it decompresses to */
 	uint32_t records;    /* records in the block */
-	uint32_t reserved;   /* 0 */
+	uint32_t time_shift; /* 2.x: CALL dts count 2^time_shift ns; 0 in 1.x */
 	uint64_t base_ns;    /* CLOCK_MONOTONIC ns that the first call's
 				timestamp delta is relative to */
 };
 
 #define GT_BLOCK_HEADER_SIZE 48
+
+/* The largest time_shift a reader accepts (2^30 ns: about a second). */
+#define GT_MAX_TIME_SHIFT 30
 
 /* A block never decompresses to more than this: bounds a reader's memory. */
 #define GT_MAX_RAW_SIZE (64u << 20)
@@ -138,6 +157,9 @@ enum gt_record_tag {
  * median of back-to-back differences, measured at image start). A call's
  * duration spans about one reading besides the real call: a reader
  * subtracts it from every duration (not below 0).
+ * Since 2.0: timed_one_in: a CALL marked GT_CALL_SAMPLED stands for this
+ * many calls of its function in sums of time (0 in older traces, where
+ * every call is timed).
  */
 #define GT_FIELDS_IMAGE(F)                                                                         \
 	F(pid, U, "pid")                                                                           \
@@ -155,7 +177,8 @@ enum gt_record_tag {
 	F(argv, STRS, "argv")                                                                      \
 	F(envc, COUNT, "envc")                                                                     \
 	F(env, STRS, "env")                                                                        \
-	F(clock_overhead_ns, LATER, "clock_overhead_ns")
+	F(clock_overhead_ns, LATER, "clock_overhead_ns")                                           \
+	F(timed_one_in, LATER, "timed_one_in")
 
 /*
  * MODULE: one loaded module (ELF object). The whole map is written at image
@@ -183,11 +206,50 @@ enum gt_record_tag {
 #define GT_FIELDS_STACK(F) F(id, U, "id") F(depth, COUNT, "depth") F(ips, IPS, "ips")
 
 /*
- * CALL: one hooked call. u8 fn (enum gt_fn), sv dts (ns since the previous
- * CALL of the image in this block, or since header.base_ns for the block's
- * first), uv duration_ns of the real call, uv stack id (0: no stack), then
- * the arguments of fn as GT_ARGS_<FN> lists them.
+ * CALL: one hooked call.
+ * 2.x: a token in GT_COL_RECORDS (GT_CALL_TOKEN | fn, with GT_CALL_TIMED,
+ * GT_CALL_SAMPLED and GT_CALL_STACK set as the call has them); in
+ * GT_COL_TIME, sv dts (units of 2^header.time_shift ns since the previous
+ * CALL of the block, or since header.base_ns for the block's first: the
+ * writer uses µs-like units while its image has had one thread, where
+ * no race can be, and ns once it has more); if timed, uv duration_ns of the real call in
+ * GT_COL_DURATION; if it has a stack, uv stack id in GT_COL_STACK; then the
+ * arguments of fn as GT_ARGS_<FN> lists them, each in the column of its
+ * encoding (GT_COLUMN_OF_<ENC>). A timed call's time is its start. An
+ * untimed call's time is when it took effect for the race rule above: the
+ * end of a call that returns a block, the start of free. A SAMPLED call is
+ * timed because it was drawn at random, 1 in IMAGE timed_one_in calls of
+ * its function, and stands for that many in sums of time; the writer
+ * times every call of realloc in blocks of ns (it frees and allocates:
+ * the rule needs its start and its end) and of the map functions (few,
+ * and the verdict weighs each). free is never unwound. A 2.x reader cannot skip a
+ * CALL of a function it does not know (its arguments' columns are
+ * unknown): new functions bump MAJOR.
+ * 1.x: u8 fn (enum gt_fn), sv dts, uv duration_ns, uv stack id (0: no
+ * stack), then the arguments of fn as GT_ARGS_<FN> lists them.
  */
+#define GT_CALL_TOKEN	0x80u /* the rest: record tags, all below it */
+#define GT_CALL_TIMED	0x40u
+#define GT_CALL_STACK	0x20u
+#define GT_CALL_SAMPLED 0x10u
+#define GT_CALL_FN	0x0fu
+
+/* The columns of a 2.x block, in file order. */
+enum gt_column {
+	GT_COL_RECORDS, /* record entries: CALL tokens, other records whole */
+	GT_COL_TIME,	/* CALL dts */
+	GT_COL_DURATION,
+	GT_COL_STACK,
+	GT_COL_SIZE,  /* CALL arguments encoded U */
+	GT_COL_ADDR,  /* P */
+	GT_COL_OTHER, /* X, S and T */
+	GT_COL_COUNT,
+};
+#define GT_COLUMN_OF_U GT_COL_SIZE
+#define GT_COLUMN_OF_P GT_COL_ADDR
+#define GT_COLUMN_OF_X GT_COL_OTHER
+#define GT_COLUMN_OF_S GT_COL_OTHER
+#define GT_COLUMN_OF_T GT_COL_OTHER
 
 /*
  * END: the image ends. status is the exit status (-1 unknown); user_ns and
@@ -368,15 +430,15 @@ static inline uint8_t *gt_put_sv(uint8_t *p, int64_t v)
 }
 
 /*
- * Encoders generated from the tables: gt_encode_<fn>(p, args...) writes a
- * CALL's arguments as GT_ARGS_<FN> lists them, gt_encode_<name>_body(p,
- * fields...) a record's body as GT_FIELDS_<NAME> lists it; both at p, and
- * return the byte after what they wrote. Parameters by encoding: U, P, X,
- * ID, COUNT, LATER and the enums are uint64_t, S int64_t, T and BYTES a
- * pointer and a length (field, field_len), STRS the COUNT strings
- * NUL-terminated one after another, IPS an array of COUNT addresses.
- * p needs GT_CALL_ARGS_MAX plus the length of any T argument for a CALL;
- * for a record body, the caller bounds what its strings and lists take.
+ * Encoders generated from the tables: gt_encode_<name>_body(p, fields...)
+ * writes a record's body as GT_FIELDS_<NAME> lists it at p and returns the
+ * byte after it; gt_encode_<fn>(args, ...) a CALL's arguments as
+ * GT_ARGS_<FN> lists them, into their columns (struct gt_call_args, below).
+ * Parameters by encoding: U, P, X, ID, COUNT, LATER and the enums are
+ * uint64_t, S int64_t, T and BYTES a pointer and a length (field,
+ * field_len), STRS the COUNT strings NUL-terminated one after another, IPS
+ * an array of COUNT addresses. For a record body, the caller bounds what
+ * its strings and lists take.
  */
 #define GT_CALL_ARGS_MAX	    (8 * GT_UV_MAX)
 #define GT_PARAM_U(field)	    , uint64_t field
@@ -427,10 +489,27 @@ static inline uint8_t *gt_put_bytes(uint8_t *p, const void *bytes, size_t len)
 	return p + len;
 }
 
+/*
+ * A CALL's arguments as the writer encodes them: at[c] is where the next
+ * byte of column c goes (only the GT_COLUMN_OF_* columns are written);
+ * gt_encode_<fn>(&args, ...) moves them on. Each column needs
+ * GT_CALL_ARGS_MAX bytes, GT_COL_OTHER also the length of any T argument.
+ */
+struct gt_call_args {
+	uint8_t *at[GT_COL_COUNT];
+};
+#define GT_PUT_ARG_U(field) a->at[GT_COLUMN_OF_U] = gt_put_uv(a->at[GT_COLUMN_OF_U], field);
+#define GT_PUT_ARG_P(field) a->at[GT_COLUMN_OF_P] = gt_put_uv(a->at[GT_COLUMN_OF_P], field);
+#define GT_PUT_ARG_X(field) a->at[GT_COLUMN_OF_X] = gt_put_uv(a->at[GT_COLUMN_OF_X], field);
+#define GT_PUT_ARG_S(field) a->at[GT_COLUMN_OF_S] = gt_put_sv(a->at[GT_COLUMN_OF_S], field);
+#define GT_PUT_ARG_T(field)                                                                        \
+	a->at[GT_COLUMN_OF_T] = gt_put_bytes(a->at[GT_COLUMN_OF_T], field, field##_len);
+#define GT_PUT_ARG(field, enc, label) GT_PUT_ARG_##enc(field)
+
 #define GT_CALL_ENCODER(NAME, value, name)                                                         \
-	static inline uint8_t *gt_encode_##name(uint8_t *p GT_ARGS_##NAME(GT_PARAM))               \
+	static inline void gt_encode_##name(struct gt_call_args *a GT_ARGS_##NAME(GT_PARAM))       \
 	{                                                                                          \
-		GT_ARGS_##NAME(GT_PUT) return p;                                                   \
+		GT_ARGS_##NAME(GT_PUT_ARG)                                                         \
 	}
 GT_FNS(GT_CALL_ENCODER)
 #undef GT_CALL_ENCODER
@@ -481,7 +560,7 @@ static inline void gt_block_header_encode(uint8_t *out, const struct gt_block_he
 	gt_put_le32(p + 24, h->frame_size);
 	gt_put_le32(p + 28, h->raw_size);
 	gt_put_le32(p + 32, h->records);
-	gt_put_le32(p + 36, h->reserved);
+	gt_put_le32(p + 36, h->time_shift);
 	gt_put_le64(p + 40, h->base_ns);
 }
 
@@ -518,7 +597,7 @@ static inline void gt_block_header_decode(const uint8_t *p, struct gt_block_head
 	h->frame_size = gt_get_le32(p + 24);
 	h->raw_size = gt_get_le32(p + 28);
 	h->records = gt_get_le32(p + 32);
-	h->reserved = gt_get_le32(p + 36);
+	h->time_shift = gt_get_le32(p + 36);
 	h->base_ns = gt_get_le64(p + 40);
 }
 

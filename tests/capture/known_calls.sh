@@ -134,8 +134,10 @@ for role in fork_exit exec; do
 done
 # The raw records, per image, stack and function, from --dump: for every
 # CALL whose stack holds a site_* frame, (image, site, function, the caller of
-# do_work or of the site) must match the expectations exactly, frees and
-# munmaps included, and nothing else may appear.
+# do_work or of the site) must match the expectations exactly, munmaps
+# included, and nothing else may appear. Frees are not unwound (format 2.0):
+# each must have no stack, and one that frees a block a site_* call returned
+# counts as site_free's, with that call's caller.
 "$report" --dump "$work/trace.zst" >"$work/dump.txt" || fail "gittrace-report --dump failed"
 q '.img | to_entries[] | "\(.value[0].image_id) \(.key)"' >"$work/roles.txt"
 awk '
@@ -151,11 +153,29 @@ $4 == "STACK" {
 		site[img, id] = f[k] " " (f[k + 1] == "do_work" ? f[k + 2] : f[k + 1])
 }
 $4 == "CALL" {
+	fn = st = ptr = result = ""
 	for (i = 5; i <= NF; i++)
 		if ($i ~ /^fn=/) fn = substr($i, 4)
 		else if ($i ~ /^stack=/) st = substr($i, 7)
-	if ((img, st) in site)
+		else if ($i ~ /^ptr=/) ptr = substr($i, 5)
+		else if ($i ~ /^result=/) result = substr($i, 8)
+	if (fn == "free") {
+		if (st != 0)
+			count["a free with a stack"]++
+		if ((img, ptr) in owner) {
+			split(owner[img, ptr], o, " ")
+			count[role[img] " site_free " o[2] " free"]++
+			delete owner[img, ptr]
+		}
+		next
+	}
+	if (ptr != "")
+		delete owner[img, ptr] # realloc moved or freed it
+	if ((img, st) in site) {
 		count[role[img] " " site[img, st] " " fn]++
+		if (result != "")
+			owner[img, result] = site[img, st]
+	}
 }
 END { for (k in count) print k, count[k] }' "$work/roles.txt" "$work/dump.txt" |
 	sort >"$work/dump.counts"

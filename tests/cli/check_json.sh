@@ -30,6 +30,9 @@ check '.processes[0].maps.by_kind.anonymous | .mmaps == 1 and .munmaps == 2'
 check '.processes[0].maps | .remapped_regions == 6 and .failed_calls == 1 and .inferred_window_bytes == 65536 and .thrash_ratio == 3'
 check '.processes[0].maps.packed_git_limit == {"evictions": 7, "at_least": 131072, "below": 196608}'
 check '.processes[0].maps.peak_mapped_bytes == 10000 + 1048576'
+# Window advice: without a limit the three windows stay mapped (192 KiB), rounded up to 1m.
+check '.processes[0].maps.window_advice | .advice == "raise" and .needed_bytes == 196608 and .least_bytes == 196608 and .packed_git_limit_bytes == 1048576 and .git_config == "-c core.packedGitLimit=1m -c core.packedGitWindowSize=64k" and .evictions_predicted_at_advice == 0'
+check '.processes[1].maps.window_advice | .advice == "no change" and .git_config == null'
 # Fork: allocated in thread 2, freed in thread 1: not temporary.
 check '.processes[1].heap.temporary_allocations == 0 and .processes[1].sites[0].allocations == 4'
 check '.processes[2].heap.temporary_allocations == 1 and .processes[2].sites[0].allocations == 10'

@@ -7,7 +7,9 @@
  * windows mapped three times with LRU evictions, loose, idx and anonymous
  * maps, a failed mmap and an unknown record tag.
  *
- * Usage: make_trace OUT
+ * Usage: make_trace OUT [--no-realtime]
+ * --no-realtime: IMAGE's start_realtime_ns is 0 (a writer without the
+ * realtime reading; tests/phases aligns trace2 times without it).
  */
 #define _GNU_SOURCE
 #include <link.h>
@@ -40,6 +42,7 @@ __attribute__((noinline)) int worker_main(int x)
 }
 
 static uint8_t buf[1 << 16];
+static uint64_t start_realtime_ns = 1700000000000000000ull;
 static size_t len;
 static uint32_t nrec;
 static FILE *out;
@@ -82,17 +85,19 @@ static void flush_block(uint64_t image, uint32_t pid, uint32_t seq, uint64_t bas
 		fprintf(stderr, "make_trace: zstd: %s\n", ZSTD_getErrorName(fsz));
 		exit(1);
 	}
-	struct gt_block_header h = {GT_BLOCK_MAGIC,
-				    GT_FORMAT_MAJOR,
-				    GT_FORMAT_MINOR,
-				    image,
-				    pid,
-				    seq,
-				    (uint32_t)fsz,
-				    (uint32_t)len,
-				    nrec,
-				    0,
-				    base};
+	/* Format 1.2 blocks, records one after another: readers keep reading them. */
+	struct gt_block_header h = {
+		.magic = GT_BLOCK_MAGIC,
+		.major = 1,
+		.minor = 2,
+		.image_id = image,
+		.pid = pid,
+		.seq = seq,
+		.frame_size = (uint32_t)fsz,
+		.raw_size = (uint32_t)len,
+		.records = nrec,
+		.base_ns = base,
+	};
 	uint8_t hb[GT_SKIPPABLE_PREFIX_SIZE + GT_BLOCK_HEADER_SIZE];
 	gt_block_header_encode(hb, &h);
 	fwrite(hb, 1, sizeof(hb), out);
@@ -110,7 +115,7 @@ static void image(uint64_t pid, uint64_t ppid, uint64_t origin, uint64_t parent,
 	rec_begin(&p);
 	p = gt_put_uv(p, pid);
 	p = gt_put_uv(p, ppid);
-	p = gt_put_uv(p, 1700000000000000000ull);
+	p = gt_put_uv(p, start_realtime_ns);
 	p = gt_put_uv(p, mono);
 	p = gt_put_uv(p, origin);
 	p = gt_put_uv(p, parent);
@@ -233,8 +238,10 @@ static void end(uint64_t reason, int64_t status, uint64_t mono, uint64_t cpu_ns)
 
 int main(int argc, char **argv)
 {
-	if (argc != 2) {
-		fprintf(stderr, "usage: make_trace OUT\n");
+	if (argc == 3 && !strcmp(argv[2], "--no-realtime"))
+		start_realtime_ns = 0;
+	else if (argc != 2) {
+		fprintf(stderr, "usage: make_trace OUT [--no-realtime]\n");
 		return 2;
 	}
 	out = fopen(argv[1], "wb");

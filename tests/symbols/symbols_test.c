@@ -4,7 +4,9 @@
  * subject.c), in a stripped copy of it, in libc and in libzstd, and feeds it
  * the kinds of broken module the trace may record.
  *
- * usage: symbols_test STRIPPED_COPY [pie|exec]
+ * usage: symbols_test STRIPPED_COPY [pie|exec|debuginfod]
+ *   debuginfod: only check that the stripped copy gets its names and lines
+ *   from the debuginfod server in DEBUGINFOD_URLS (debuginfod.sh serves it)
  */
 #define _GNU_SOURCE
 #include "../../analyzer/symbols/symbols.h"
@@ -181,6 +183,32 @@ static void check_stripped(struct gt_symbols *syms, const struct gt_module_of *s
 	CHECK(ends_with(f[0].file, "/subject.c"));
 }
 
+/*
+ * The stripped copy, with a debuginfod server that knows its build-id: the
+ * debug info comes from there, so a static function (in no symbol table of
+ * the copy) gets its name and line, and inlined frames come back.
+ */
+static void check_debuginfod(const struct gt_module_of *self, const char *stripped)
+{
+	struct gt_symbols *syms = gt_symbols_new();
+	CHECK(syms != NULL);
+	if (!syms)
+		return;
+	CHECK(gt_symbols_module_status(syms, stripped, self->build_id, self->build_id_len) == 1);
+	struct gt_frame_info f[8];
+	uint64_t hidden = (uintptr_t)gt_subject_hidden_address() - self->bias + 1;
+	int n = gt_symbols_lookup(syms, stripped, self->build_id, self->build_id_len, hidden, f, 8);
+	print_frames("debuginfod hidden", f, n);
+	CHECK(n == 1 && streq(f[0].function, "subject_hidden"));
+	CHECK(ends_with(f[0].file, "/subject.c"));
+	uint64_t ip_rel = (uintptr_t)gt_subject_marks.leaf_ra - self->bias;
+	n = gt_symbols_lookup(syms, stripped, self->build_id, self->build_id_len, ip_rel, f, 8);
+	print_frames("debuginfod leaf", f, n);
+	CHECK(n == 2 && streq(f[0].function, "subject_helper") && f[0].inlined == 1);
+	CHECK(f[0].line == gt_subject_marks.leaf_call_line);
+	gt_symbols_free(syms);
+}
+
 /* Whether the module's separate debug file is installed where distributions
  * put it (/usr/lib/debug/.build-id/xx/rest.debug). */
 static int has_debug_file(const struct gt_module_of *m)
@@ -214,6 +242,24 @@ static int lookup_function(struct gt_symbols *syms, void *fn, struct gt_frame_in
 	return n;
 }
 
+/* An exported function of a system library is named, from its .dynsym when
+ * the library is stripped (then without file or line). */
+static void check_exported(struct gt_symbols *syms, const char *soname, const char *function)
+{
+	struct gt_frame_info f[8];
+	int status, debug_file;
+	void *lib = dlopen(soname, RTLD_NOW);
+	CHECK(lib != NULL);
+	if (!lib)
+		return;
+	int n = lookup_function(syms, dlsym(lib, function), f, soname, &status, &debug_file);
+	CHECK(status >= 0);
+	CHECK(n >= 1 && streq(f[n - 1].function, function));
+	if (status == 0)
+		CHECK(n == 1 && f[0].file == NULL && f[0].line == 0);
+	dlclose(lib);
+}
+
 static void check_system_libraries(struct gt_symbols *syms)
 {
 	struct gt_frame_info f[8];
@@ -234,17 +280,10 @@ static void check_system_libraries(struct gt_symbols *syms)
 		dlclose(libc);
 	}
 	/* No debug package for libzstd here: .dynsym is all there is. */
-	void *zstd = dlopen("libzstd.so.1", RTLD_NOW);
-	CHECK(zstd != NULL);
-	if (zstd) {
-		n = lookup_function(syms, dlsym(zstd, "ZSTD_versionNumber"), f, "libzstd", &status,
-				    &debug_file);
-		CHECK(status >= 0);
-		CHECK(n >= 1 && streq(f[n - 1].function, "ZSTD_versionNumber"));
-		if (status == 0)
-			CHECK(n == 1 && f[0].file == NULL && f[0].line == 0);
-		dlclose(zstd);
-	}
+	check_exported(syms, "libzstd.so.1", "ZSTD_versionNumber");
+	/* zlib, which git calls to (de)compress every object: Debian ships it
+	 * stripped, so an exported function's name comes from .dynsym. */
+	check_exported(syms, "libz.so.1", "deflateInit2_");
 }
 
 static void check_outside(struct gt_symbols *syms, const struct gt_module_of *self)
@@ -261,7 +300,7 @@ static void check_outside(struct gt_symbols *syms, const struct gt_module_of *se
 int main(int argc, char **argv)
 {
 	if (argc < 2 || argc > 3) {
-		fprintf(stderr, "usage: symbols_test STRIPPED_COPY [pie|exec]\n");
+		fprintf(stderr, "usage: symbols_test STRIPPED_COPY [pie|exec|debuginfod]\n");
 		return 2;
 	}
 	int outer_call_line = __LINE__, dummy = (gt_subject_outer(), 0);
@@ -276,6 +315,10 @@ int main(int argc, char **argv)
 		CHECK(self.bias != 0);
 	if (check_failures)
 		return 1;
+	if (argc == 3 && !strcmp(argv[2], "debuginfod")) {
+		check_debuginfod(&self, argv[1]);
+		return check_result("symbols test (debuginfod)");
+	}
 
 	/* Warm up what dlopen and stdio open for good before counting fds. */
 	void *zstd = dlopen("libzstd.so.1", RTLD_NOW);

@@ -2,7 +2,8 @@
  * Unit test: map accounting — counts by kind, partial and spanning
  * munmaps, mremap moves, failed calls, remapped regions and the
  * core.packedGitLimit bounds from LRU evictions; what windows cost while
- * mapped (readings shared among the live windows).
+ * mapped (readings shared among the live windows); the window advice's
+ * model fed from the same calls.
  */
 #include "../check.h"
 #include "maps.h"
@@ -31,6 +32,9 @@ int main(void)
 	/* Two evicting unmaps and the map of a region mapped before, 10 ns each. */
 	CHECK(m.again_calls_ns == 30);
 	CHECK(gt_maps_inferred_window(&m) == 64 * KIB);
+	/* The window advice's model (window_advice.h) keeps all three: the
+	 * unmaps were evictions, and the last map found its window mapped. */
+	CHECK(m.unlimited.peak == 192 * KIB && m.unlimited.requests == 4);
 
 	/* One munmap spanning both live pack windows and a hole. */
 	gt_maps_munmap(&m, 0x100000, 0x300000 - 0x100000 + 64 * KIB, 0, PAGE, 10);
@@ -41,6 +45,8 @@ int main(void)
 	gt_maps_mmap(&m, 0x1000000, 1024 * KIB, 0, GT_MAP_ANONYMOUS, 0, 0, PAGE, 5, 10);
 	gt_maps_mremap(&m, 0x1000000, 1024 * KIB, 2048 * KIB, 0x4000000, 0, PAGE, 6);
 	CHECK(m.kind[GT_MAP_ANONYMOUS].mremaps == 1);
+	/* The spanning munmap came before another map: git's own, replayed. */
+	CHECK(m.unlimited.git_releases == 2);
 	CHECK(m.mapped_bytes == 2048 * KIB && m.peak_mapped_bytes == 2048 * KIB);
 	/* The old range is gone: unmapping it hits nothing. */
 	gt_maps_munmap(&m, 0x1000000, 1024 * KIB, 0, PAGE, 10);

@@ -105,6 +105,25 @@ int main(void)
 	CHECK(strstr(v.headline, "core.packedGitLimit was lowered (1000 evictions), which costs "
 				 "about 6% (3–9%)") != NULL);
 	CHECK(any(v.suggestions, v.nsuggestions, "git config --unset core.packedGitLimit"));
+	CHECK(any(v.suggestions, v.nsuggestions, "above the size of your packs"));
+	gt_verdict_release(&v);
+
+	/* With window advice, the suggestion to keep a limit names it. */
+	struct gt_window_advice advice = {.raise = 1,
+					  .limit = 2 << 20,
+					  .window = 64 << 10,
+					  .limit_value = "2m",
+					  .window_value = "64k",
+					  .git_config = "-c core.packedGitLimit=2m "
+							"-c core.packedGitWindowSize=64k"};
+	in.window_advice = &advice;
+	gt_verdict_compute(&v, &in);
+	CHECK(any(v.suggestions, v.nsuggestions, "git config --unset core.packedGitLimit"));
+	CHECK(any(v.suggestions, v.nsuggestions,
+		  "(window advice): git config core.packedGitLimit 2m with "
+		  "core.packedGitWindowSize 64k, or git -c core.packedGitLimit=2m -c "
+		  "core.packedGitWindowSize=64k for one command"));
+	CHECK(!any(v.suggestions, v.nsuggestions, "above the size of your packs"));
 	gt_verdict_release(&v);
 
 	/* Nothing points at windows: no window prediction, "look elsewhere". */

@@ -4,8 +4,11 @@
 # under the preload (run.sh). The source is the one Debian ships, so the
 # tests exercise the same git version as /usr/bin/git (2.39.5 on bookworm).
 #
-# usage: bash build-git.sh [CACHE_DIR]
+# usage: bash build-git.sh [CACHE_DIR [PREFIX]]
 #   CACHE_DIR defaults to ${XDG_CACHE_HOME:-$HOME/.cache}/gittrace/upstream.
+#   PREFIX, when given, also installs the built git there (make install with
+#   the same flags: only what bakes in the prefix is rebuilt). For
+#   examples/build-git-with-symbols.sh, which uses a cache of its own.
 # On success the last line on stdout is the built tree (GIT_BUILD_DIR for
 # run.sh); everything else goes to stderr. A second call finds the stamp
 # and only prints that line. Exits 77 when the source package cannot be
@@ -23,6 +26,7 @@ set -euo pipefail
 export LC_ALL=C
 
 cache=${1:-${XDG_CACHE_HOME:-$HOME/.cache}/gittrace/upstream}
+prefix=${2:-}
 # The features the tests do not need are left out so the build needs nothing
 # beyond zlib; tests that need them are skipped by their own prerequisites,
 # the same way in plain and traced runs. Changing this line rebuilds.
@@ -60,8 +64,17 @@ want="${make_flags[*]}"
 exec 9>"$cache/lock"
 flock 9
 
+# install_to TREE: make install into $prefix, when one was asked for.
+install_to() {
+	[ -n "$prefix" ] || return 0
+	log "installing into $prefix"
+	make -C "$1" "${make_flags[@]}" prefix="$prefix" install >>"$cache/build.log" 2>&1 ||
+		fail "make install failed, see $cache/build.log: $(tail -5 "$cache/build.log")"
+}
+
 if [ -f "$stamp" ] && [ "$(sed -n 2p "$stamp")" = "$want" ] &&
 	[ -x "$(sed -n 1p "$stamp")/t/helper/test-tool" ]; then
+	install_to "$(sed -n 1p "$stamp")"
 	sed -n 1p "$stamp"
 	exit 0
 fi
@@ -123,6 +136,7 @@ if [ ! -x "$src_dir/t/helper/test-tool" ] || [ ! -x "$src_dir/bin-wrappers/git" 
 	fail "make succeeded but left no t/helper/test-tool or bin-wrappers/git"
 fi
 log "built in $(($(date +%s) - start)) s"
+install_to "$src_dir"
 
 printf '%s\n%s\n' "$src_dir" "$want" >"$stamp"
 echo "$src_dir"

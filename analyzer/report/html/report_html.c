@@ -88,9 +88,9 @@ static void verdict(FILE *out, const struct gt_summary *s)
 			fputs(i ? ", " : "", out);
 			gt_html_text(out, s->stripped[i]);
 		}
-		fputs(". Sites there show module+offset; symbols need debug info (e.g. Debian's "
-		      "git-dbgsym) or a self-built git.</p>\n",
-		      out);
+		fputs(": ", out);
+		gt_html_text(out, gt_stripped_advice);
+		fputs(".</p>\n", out);
 	}
 	fputs("</section>\n", out);
 }
@@ -192,6 +192,15 @@ void gt_report_html(FILE *out, const struct gt_summary *s, size_t top)
 
 	fputs("<section class=\"card\"><h2>Processes</h2>\n", out);
 	gt_html_procs(out, s);
+	fputs("</section>\n", out);
+
+	fputs("<section class=\"card\" id=\"gt-windows-section\"><h2>Pack windows</h2>\n"
+	      "<p class=\"help\">Per process that mapped pack windows: the window size in "
+	      "effect, pack maps and distinct regions, least-recently-used evictions, and the "
+	      "smallest core.packedGitLimit at which the recorded windows need no eviction."
+	      "</p>\n",
+	      out);
+	gt_html_windows(out, s);
 	fputs("</section>\n", out);
 
 	fputs("<section class=\"card\" id=\"gt-timelines\"><h2>Timelines</h2>\n"

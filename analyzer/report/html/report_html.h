@@ -21,6 +21,12 @@ void gt_html_command(FILE *out, const struct gt_image *img);
 void gt_html_procs(FILE *out, const struct gt_summary *s);
 
 /*
+ * The pack windows of every process that mapped some, with the window
+ * advice and its model's assumptions.
+ */
+void gt_html_windows(FILE *out, const struct gt_summary *s);
+
+/*
  * The top-sites table: for each process, the sites in its top `top` by
  * allocations, by bytes or by temporary allocations (0 = every site), so
  * that sorting by any column shows that column's leaders.
@@ -32,6 +38,14 @@ void gt_html_sites(FILE *out, const struct gt_summary *s, size_t top);
  * s->procs, in that order, with its buckets (timeline.h).
  */
 void gt_html_timelines(struct gt_json *j, const struct gt_summary *s);
+
+/*
+ * The "phases" member of a process's timeline, if it has phases
+ * (phases.h; ph may be NULL): [[from, to, "category:label"], ...], seconds
+ * from origin_ns (the timeline's origin), the innermost region of each span.
+ */
+void gt_html_phase_bands(struct gt_json *j, const struct gt_phases *ph, const struct gt_image *img,
+			 uint64_t origin_ns);
 
 /*
  * The "flame" member of the page's data: the allocating stacks of every

@@ -92,7 +92,10 @@ static void write_row(FILE *out, const struct row *r)
 {
 	const struct gt_image *img = r->p->img;
 	const struct gt_site *st = r->site;
-	const struct gt_frame *f = st->nframes ? &st->frames[0] : NULL;
+	/* With a program caller (gt_program_caller), "called from" and
+	 * "where" name it: the site is a library's or a generic helper. */
+	const struct gt_frame *caller = st->caller < st->nframes ? &st->frames[st->caller] : NULL;
+	const struct gt_frame *f = caller ? caller : st->nframes ? &st->frames[0] : NULL;
 	char where[512] = "";
 	if (f && f->file) {
 		const char *slash = strrchr(f->file, '/');
@@ -108,7 +111,13 @@ static void write_row(FILE *out, const struct row *r)
 	fputs("<tr>", out);
 	text_cell(out, proc);
 	text_cell(out, st->function);
-	text_cell(out, st->nframes > 1 ? st->frames[1].function : "");
+	if (caller) {
+		char from[512];
+		snprintf(from, sizeof(from), "← %s", caller->function);
+		text_cell(out, from);
+	} else {
+		text_cell(out, st->nframes > 1 ? st->frames[1].function : "");
+	}
 	text_cell(out, where);
 	count_cell(out, st->allocations);
 	bytes_cell(out, st->bytes);
@@ -143,8 +152,10 @@ void gt_html_sites(FILE *out, const struct gt_summary *s, size_t top)
 		qsort(rows, n, sizeof(*rows), heavier);
 	fputs("<table id=\"gt-sites\" class=\"grid sortable\"><thead><tr>"
 	      "<th data-type=\"text\">process</th><th data-type=\"text\">function</th>"
-	      "<th data-type=\"text\" title=\"the caller: sites are whole stacks, so one "
-	      "function can lead several rows\">called from</th>"
+	      "<th data-type=\"text\" title=\"the caller (sites are whole stacks, so one "
+	      "function can lead several rows); ← marks the traced program's own caller of a "
+	      "site in a library or a generic helper, which 'where' then locates\">"
+	      "called from</th>"
 	      "<th data-type=\"text\">where</th>"
 	      "<th data-type=\"num\" aria-sort=\"descending\">allocations</th>"
 	      "<th data-type=\"num\">bytes</th>"

@@ -7,7 +7,8 @@
  *    image's start to its end (or last call),
  *    "heap", "mapped", "pack": highest level in each bucket (bytes),
  *    "allocations": count per bucket,
- *    "mmaps", "munmaps": {kind: count per bucket}}
+ *    "mmaps", "munmaps": {kind: count per bucket},
+ *    "phases": trace2 regions as bands, when there are phases (report_html_phases.c)}
  *
  * A series that is zero throughout is left out (the script reads a missing
  * series as zeros): most processes never map a pack, and the page stays
@@ -87,8 +88,8 @@ static void by_kind(struct gt_json *j, const char *key, const struct group *g, e
 	gt_json_end_object(j);
 }
 
-static void one(struct gt_json *j, const struct gt_image *img, uint64_t trace_start,
-		size_t max_points)
+static void one(struct gt_json *j, const struct gt_phases *ph, const struct gt_image *img,
+		uint64_t trace_start, size_t max_points)
 {
 	const struct gt_timeline *tl = &img->timeline;
 	uint64_t end = img->ended ? img->end.end_mono_ns : img->now_ns;
@@ -115,6 +116,8 @@ static void one(struct gt_json *j, const struct gt_image *img, uint64_t trace_st
 	series(j, "allocations", &g, F_ALLOCATIONS, 0);
 	by_kind(j, "mmaps", &g, F_MMAPS);
 	by_kind(j, "munmaps", &g, F_MUNMAPS);
+	if (tl->started)
+		gt_html_phase_bands(j, ph, img, tl->origin_ns);
 	gt_json_end_object(j);
 }
 
@@ -134,6 +137,6 @@ void gt_html_timelines(struct gt_json *j, const struct gt_summary *s)
 	gt_json_key(j, "timelines");
 	gt_json_begin_array(j);
 	for (size_t i = 0; i < s->n; i++)
-		one(j, s->procs[i].img, trace_start, max_points);
+		one(j, s->phases, s->procs[i].img, trace_start, max_points);
 	gt_json_end_array(j);
 }

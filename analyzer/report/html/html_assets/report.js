@@ -213,6 +213,9 @@
 		};
 		var charts = chartsOf(tl);
 		var H = 6;
+		var phasesTop = H;
+		if (tl.phases)
+			H += PHASE_H + gap;
 		charts.forEach(function (c) {
 			c.top = H;
 			H += c.h + gap;
@@ -222,6 +225,8 @@
 		var root = svg('svg', {class: 'tl-svg', viewBox: '0 0 ' + W + ' ' + H, 'data-pid': p.pid}, box);
 		root.style.maxWidth = W + 'px';
 		var legend = html('div', {class: 'legend'}, box);
+		if (tl.phases)
+			drawPhases(root, tl, phasesTop, L, plotW, span);
 
 		charts.forEach(function (c) {
 			var g = svg('g', {class: 'gt-chart', 'data-chart': c.title}, root);
@@ -262,6 +267,10 @@
 			cursor.setAttribute('x2', x);
 			cursor.setAttribute('visibility', 'visible');
 			var lines = [fmtSecs(i * tl.width) + ' \u2013 ' + fmtSecs((i + 1) * tl.width)];
+			(tl.phases || []).forEach(function (b) {
+				if (b[0] <= sec && sec < b[1])
+					lines.push('phase: ' + b[2]);
+			});
 			charts.forEach(function (c) {
 				(c.mirrored ? c.up.concat(c.down) : c.layers).forEach(function (layer) {
 					var v = layer.v[i] || 0;
@@ -274,6 +283,27 @@
 		hit.addEventListener('mouseleave', function () {
 			cursor.setAttribute('visibility', 'hidden');
 			hideTip();
+		});
+	}
+
+	/* git's trace2 regions (the innermost one at each time) as bands above the charts. */
+	var PHASE_H = 18, PHASE_COLORS = ['#c7d7ee', '#f3d3b0', '#cde6c4', '#e8c8de', '#f0e3a8', '#c9e4e6'];
+
+	function drawPhases(root, tl, top, L, plotW, span) {
+		var g = svg('g', {class: 'gt-phases'}, root);
+		var title = svg('text', {x: L - 8, y: top + 13, 'text-anchor': 'end', class: 'title'}, g);
+		title.textContent = tl.phases_cut ? 'phases (cut)' : 'phases';
+		var colorOf = {}, ncolors = 0;
+		tl.phases.forEach(function (b) {
+			var x0 = L + Math.min(b[0], span) / span * plotW, x1 = L + Math.min(b[1], span) / span * plotW;
+			if (!(b[2] in colorOf))
+				colorOf[b[2]] = PHASE_COLORS[ncolors++ % PHASE_COLORS.length];
+			/* The hover line names the phase under the cursor. */
+			svg('rect', {x: x0, y: top, width: Math.max(x1 - x0, 0.5), height: PHASE_H, fill: colorOf[b[2]], class: 'gt-phase'}, g);
+			if (x1 - x0 > 7 * b[2].length) {
+				var t = svg('text', {x: x0 + 3, y: top + 13}, g);
+				t.textContent = b[2];
+			}
 		});
 	}
 

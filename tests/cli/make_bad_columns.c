@@ -1,0 +1,106 @@
+/*
+ * make_bad_columns: writes one-block format 2.0 traces whose columns
+ * (format.h, "Columns") are damaged in one way each, for the CLI tests:
+ * each must end in one clear line and exit status 1, never a crash.
+ *
+ * Usage: make_bad_columns DIR   (writes DIR/columns-<case>.zst)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+#include "gittrace/format.h"
+
+/* One damage: how its block's raw bytes and header are made. */
+struct damage {
+	const char *name;
+	uint64_t ncolumns;    /* in the directory */
+	uint64_t time_len;    /* GT_COL_TIME's length in the directory */
+	int extra_size_byte;  /* a byte in GT_COL_SIZE that no call reads */
+	uint8_t token;	      /* the one record */
+	uint32_t time_shift;  /* of the header */
+	uint64_t claimed_len; /* GT_COL_SIZE's length as the directory says it */
+};
+
+/*
+ * A malloc of 32 bytes at 0x1000: token, dts 0, size 32, result 0x1000 (all
+ * one byte each), laid out as the damage says.
+ */
+static size_t make_raw(const struct damage *d, uint8_t *raw)
+{
+	uint8_t col[GT_COL_COUNT][4];
+	size_t len[GT_COL_COUNT] = {0};
+	col[GT_COL_RECORDS][len[GT_COL_RECORDS]++] = d->token;
+	if (d->time_len)
+		col[GT_COL_TIME][len[GT_COL_TIME]++] = 0;
+	col[GT_COL_SIZE][len[GT_COL_SIZE]++] = 32;
+	if (d->extra_size_byte)
+		col[GT_COL_SIZE][len[GT_COL_SIZE]++] = 7;
+	gt_put_uv(col[GT_COL_ADDR], 0x1000);
+	len[GT_COL_ADDR] = 2;
+	uint8_t *p = gt_put_uv(raw, d->ncolumns);
+	for (uint64_t c = 0; c < d->ncolumns; c++)
+		p = gt_put_uv(p, c == GT_COL_SIZE && d->claimed_len ? d->claimed_len
+				 : c < GT_COL_COUNT		    ? len[c]
+								    : 0);
+	for (int c = 0; c < GT_COL_COUNT; c++) {
+		memcpy(p, col[c], len[c]);
+		p += len[c];
+	}
+	return (size_t)(p - raw);
+}
+
+static int write_trace(const char *dir, const struct damage *d)
+{
+	uint8_t raw[256], frame[512];
+	size_t raw_len = make_raw(d, raw);
+	size_t fsz = ZSTD_compress(frame, sizeof(frame), raw, raw_len, 1);
+	if (ZSTD_isError(fsz))
+		return -1;
+	struct gt_block_header h = {
+		.magic = GT_BLOCK_MAGIC,
+		.major = 2,
+		.minor = 0,
+		.image_id = 0x2222,
+		.pid = 22,
+		.frame_size = (uint32_t)fsz,
+		.raw_size = (uint32_t)raw_len,
+		.records = 1,
+		.time_shift = d->time_shift,
+		.base_ns = 1000,
+	};
+	uint8_t hb[GT_SKIPPABLE_PREFIX_SIZE + GT_BLOCK_HEADER_SIZE];
+	gt_block_header_encode(hb, &h);
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/columns-%s.zst", dir, d->name);
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return -1;
+	int ok = fwrite(hb, 1, sizeof(hb), f) == sizeof(hb) && fwrite(frame, 1, fsz, f) == fsz;
+	return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: make_bad_columns DIR\n");
+		return 2;
+	}
+	const uint8_t malloc_call = GT_CALL_TOKEN | GT_FN_MALLOC;
+	const struct damage damages[] = {
+		{"good", GT_COL_COUNT, 1, 0, malloc_call, 10, 0},
+		{"few", GT_COL_COUNT - 1, 1, 0, malloc_call, 10, 0},
+		{"past", GT_COL_COUNT, 1, 0, malloc_call, 10, 12},
+		{"short", GT_COL_COUNT, 0, 0, malloc_call, 10, 0},
+		{"left", GT_COL_COUNT, 1, 1, malloc_call, 10, 0},
+		{"fn", GT_COL_COUNT, 1, 0, GT_CALL_TOKEN | GT_CALL_FN, 10, 0},
+		{"shift", GT_COL_COUNT, 1, 0, malloc_call, GT_MAX_TIME_SHIFT + 1, 0},
+	};
+	for (size_t i = 0; i < sizeof(damages) / sizeof(damages[0]); i++)
+		if (write_trace(argv[1], &damages[i])) {
+			perror(damages[i].name);
+			return 1;
+		}
+	return 0;
+}

@@ -1,0 +1,68 @@
+# caller.sh PROG PRELOAD REPORT WORK: the report names the traced program's
+# own caller beside a site in a library or in a generic helper, and only
+# there (text, JSON and HTML), on a trace of caller_prog (see caller_prog.c);
+# the stripped-binary note says how to get names.
+. "$(dirname "$0")/../lib.sh"
+prog=$1
+preload=$2
+report=$3
+work=$4
+fresh_dir "$work"
+
+GITTRACE_OUTPUT=$work/trace.zst run_traced "$preload" "$prog" || fail "caller_prog failed"
+"$report" --json --top 0 "$work/trace.zst" >"$work/report.json" || fail "gittrace-report --json failed"
+"$report" --top 0 "$work/trace.zst" >"$work/report.txt" || fail "gittrace-report failed"
+"$report" --html "$work/report.html" "$work/trace.zst" >/dev/null || fail "gittrace-report --html failed"
+
+# site_of FILTER: "function<caller" of the program's sites matching the jq FILTER.
+site_of() {
+	jq -r --arg exe "$(basename "$prog")" \
+		".processes[0].sites[] | select($1) | \"\(.function)<\(.caller.function // \"-\")\"" \
+		"$work/report.json" | sort -u
+}
+
+# zlib's sites: the innermost frame is zlib's (named from .dynsym, or
+# libz.so.1+0x.. for its static zcalloc); the caller is the program's.
+check_eq "zlib sites name compress_one" "compress_one" \
+	"$(site_of '.frames[0].module == "libz.so.1"' | cut -d'<' -f2 | sort -u)"
+check_eq "the caller frame lies in the program" "true" \
+	"$(jq -r '.processes[0].sites[] | select(.frames[0].module == "libz.so.1")
+		| .frames[.caller.frame].in_program' "$work/report.json" | sort -u)"
+check_eq "a generic helper's site names its caller" "strbuf_dup<make_label" \
+	"$(site_of '.function == "strbuf_dup"')"
+check_eq "the program's own site has no caller" "plain_alloc<-" \
+	"$(site_of '.function == "plain_alloc"')"
+check_grep "text: caller beside the site" "← compress_one \(caller_prog\.c:[0-9]+\)" \
+	"$work/report.txt"
+check_grep "text: helper and caller" "strbuf_dup ← make_label \(caller_prog\.c:[0-9]+\)" \
+	"$work/report.txt"
+check_grep "text: plain site alone" "  plain_alloc \(caller_prog\.c:[0-9]+\)$" "$work/report.txt"
+check_grep "HTML: caller column" ">← compress_one</td>" "$work/report.html"
+
+# The table by caller in the program: strbuf_dup ← make_label is one row
+# however many stacks reach it (two: from main, and through label_again).
+row='.processes[0].by_caller[] | select(.function == "strbuf_dup")'
+check_eq "by caller: one row for the helper" 1 "$(jq "[$row] | length" "$work/report.json")"
+check_eq "by caller: its caller" make_label "$(jq -r "$row | .caller" "$work/report.json")"
+check_eq "by caller: its stacks" 2 "$(jq "$row | .stacks | length" "$work/report.json")"
+check_eq "by caller: its allocations add up" "2 2" \
+	"$(jq -r "$row | \"\(.allocations) \([.stacks[].allocations] | add)\"" "$work/report.json")"
+check_eq "by caller: one stack goes through label_again" 1 \
+	"$(jq "[$row | .stacks[] | select([.frames[].function] | index(\"label_again\"))] | length" \
+		"$work/report.json")"
+check_grep "text: the row, its stacks counted" "strbuf_dup ← make_label \(2 stacks\)" \
+	"$work/report.txt"
+check_grep "text: a stack beneath it" "strbuf_dup ← make_label ← label_again ← main" \
+	"$work/report.txt"
+
+# zlib is stripped (Debian's is): the note names it and the ways to names.
+if [ "$(jq -r '[.trace.stripped_modules[] | select(endswith("/libz.so.1"))] | length' \
+	"$work/report.json")" = 1 ]; then
+	check_grep "text: the note gives debuginfod" "DEBUGINFOD_URLS" "$work/report.txt"
+	check_grep "text: the note gives the build script" "examples/build-git-with-symbols.sh" \
+		"$work/report.txt"
+	check_grep "HTML: the note gives debuginfod" "Stripped: .*DEBUGINFOD_URLS" "$work/report.html"
+else
+	echo "skip: libz.so.1 is not stripped here, no note to check"
+fi
+finish
