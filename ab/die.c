@@ -9,10 +9,11 @@
 #include <string.h>
 
 void (*gt_ab_die_hook)(void);
+const char *gt_ab_program_name = "gittrace-ab";
 
 static void vreport(const char *prefix, const char *fmt, va_list ap, const char *suffix)
 {
-	fprintf(stderr, "gittrace-ab: %s", prefix);
+	fprintf(stderr, "%s: %s", gt_ab_program_name, prefix);
 	vfprintf(stderr, fmt, ap);
 	if (suffix)
 		fprintf(stderr, ": %s", suffix);
@@ -53,7 +54,7 @@ void gt_ab_usage_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	vreport("", fmt, ap, NULL);
 	va_end(ap);
-	fprintf(stderr, "try 'gittrace-ab --help' for more information\n");
+	fprintf(stderr, "try '%s --help' for more information\n", gt_ab_program_name);
 	leave(GT_AB_EXIT_USAGE);
 }
 

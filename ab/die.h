@@ -20,6 +20,13 @@
  */
 extern void (*gt_ab_die_hook)(void);
 
+/*
+ * The name messages start with: "gittrace-ab" unless another program that
+ * links this library (gittrace-replay, for the allocator names and the
+ * statistics) sets its own before anything can fail.
+ */
+extern const char *gt_ab_program_name;
+
 /* Prints "gittrace-ab: <message>" and exits with status 1. */
 _Noreturn void gt_ab_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

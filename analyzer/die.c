@@ -11,6 +11,12 @@
 
 static void (*before_message)(void);
 static void (*die_hook)(void);
+static const char *program = "gittrace-report";
+
+void gt_set_program_name(const char *name)
+{
+	program = name;
+}
 
 void gt_set_before_message(void (*hook)(void))
 {
@@ -27,7 +33,7 @@ static void vreport(const char *prefix, const char *fmt, va_list ap)
 	fflush(stdout);
 	if (before_message)
 		before_message();
-	fputs(prefix, stderr);
+	fprintf(stderr, "%s: %s", program, prefix);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }
@@ -36,7 +42,7 @@ void gt_die(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vreport("gittrace-report: ", fmt, ap);
+	vreport("", fmt, ap);
 	va_end(ap);
 	if (die_hook)
 		die_hook();
@@ -47,9 +53,9 @@ void gt_usage_error(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vreport("gittrace-report: ", fmt, ap);
+	vreport("", fmt, ap);
 	va_end(ap);
-	fputs("Try 'gittrace-report --help' for more information.\n", stderr);
+	fprintf(stderr, "Try '%s --help' for more information.\n", program);
 	exit(GT_EXIT_USAGE);
 }
 
@@ -57,13 +63,13 @@ void gt_warnf(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vreport("gittrace-report: warning: ", fmt, ap);
+	vreport("warning: ", fmt, ap);
 	va_end(ap);
 }
 
 void gt_bug(const char *file, int line, const char *msg)
 {
-	fprintf(stderr, "gittrace-report: BUG: %s:%d: %s\n", file, line, msg);
+	fprintf(stderr, "%s: BUG: %s:%d: %s\n", program, file, line, msg);
 	abort();
 }
 

@@ -11,6 +11,13 @@
 #define GT_EXIT_BAD_INPUT 1
 #define GT_EXIT_USAGE	  2
 
+/*
+ * The name messages start with: "gittrace-report" unless a program that
+ * links the analyzer's library (gittrace-replay) sets its own, first thing.
+ * name must outlive the program.
+ */
+void gt_set_program_name(const char *name);
+
 /* Prints "gittrace-report: <message>" and exits with status 1. */
 _Noreturn void gt_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

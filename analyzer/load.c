@@ -10,7 +10,8 @@ static void summary_add(void *ctx, struct gt_image *img)
 }
 
 void gt_load(struct gt_loaded *l, const char *path, struct gt_symbolizer *sym, long pid,
-	     size_t keep_sites, int streaming, struct gt_phases *ph)
+	     size_t keep_sites, int streaming, struct gt_phases *ph,
+	     const struct gt_replay_input *replay)
 {
 	l->m = gt_model_new();
 	/*
@@ -19,7 +20,7 @@ void gt_load(struct gt_loaded *l, const char *path, struct gt_symbolizer *sym, l
 	 * and --folded draw from every stack, so they keep the model whole.
 	 */
 	if (streaming) {
-		gt_summary_init(&l->s, path, sym, pid, keep_sites);
+		gt_summary_init(&l->s, path, sym, pid, keep_sites, replay);
 		gt_model_on_retire(l->m, summary_add, &l->s);
 	}
 	struct gt_reader *r = l->r = gt_reader_open(path);
@@ -41,7 +42,7 @@ void gt_load(struct gt_loaded *l, const char *path, struct gt_symbolizer *sym, l
 	if (streaming)
 		gt_summary_finish(&l->s, l->m);
 	else
-		gt_summary_build(&l->s, l->m, path, sym, pid);
+		gt_summary_build(&l->s, l->m, path, sym, pid, replay);
 	l->s.phases = ph;
 	if (pid >= 0 && !l->s.n)
 		gt_die("no process with pid %ld in '%s'", pid, path);

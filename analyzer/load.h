@@ -21,10 +21,13 @@ struct gt_loaded {
  * and summarizes it. streaming: summarize each image as it is retired
  * (text, JSON, --diff), else keep the model whole (--html, --folded).
  * keep_sites as gt_summary_init. ph, if not NULL, attributes the calls to
- * trace2 phases and is left in s.phases. Dies if pid >= 0 matched no process.
+ * trace2 phases and is left in s.phases. replay, if not NULL, adds a
+ * replay's predictions to the verdicts (gt_summary_init). Dies if pid >= 0
+ * matched no process.
  */
 void gt_load(struct gt_loaded *l, const char *path, struct gt_symbolizer *sym, long pid,
-	     size_t keep_sites, int streaming, struct gt_phases *ph);
+	     size_t keep_sites, int streaming, struct gt_phases *ph,
+	     const struct gt_replay_input *replay);
 void gt_load_release(struct gt_loaded *l);
 
 #endif /* GT_LOAD_H */

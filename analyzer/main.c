@@ -16,6 +16,7 @@
 #include "load.h"
 #include "model.h"
 #include "reader.h"
+#include "replay_input.h"
 #include "report.h"
 #include "summary.h"
 #include "symbolize.h"
@@ -43,6 +44,8 @@ static void usage(void)
 	       "  --top=N             list N sites per process (default 10, 50 in --html;\n"
 	       "                        0 = all)\n"
 	       "  --pid=PID           report only the process(es) with this pid\n"
+	       "  --replay=FILE       add the predictions of `gittrace replay --json` (FILE,\n"
+	       "                        of the same trace) to the verdict's evidence\n"
 	       "  --trace2=FILE       attribute each process's calls to git's trace2 regions\n"
 	       "                        from FILE, or the files in a directory\n"
 	       "                        (GIT_TRACE2_EVENT; gittrace --phases)\n"
@@ -104,8 +107,8 @@ static int diff(const char *base, const char *new, struct gt_symbolizer *sym, lo
 		double fail_pct, size_t top)
 {
 	struct gt_loaded a, b;
-	gt_load(&a, base, sym, pid, 0, 1, NULL);
-	gt_load(&b, new, sym, pid, 0, 1, NULL);
+	gt_load(&a, base, sym, pid, 0, 1, NULL, NULL);
+	gt_load(&b, new, sym, pid, 0, 1, NULL, NULL);
 	struct gt_diff d;
 	gt_diff_build(&d, &a.s, &b.s);
 	if (json)
@@ -138,7 +141,7 @@ int main(int argc, char **argv)
 	int by_bytes = 0, is_diff = 0;
 	long top = -1, pid = -1; /* top < 0: the mode's default */
 	double fail_pct = -1;
-	const char *paths[2] = {NULL, NULL}, *html = NULL, *trace2 = NULL, *v;
+	const char *paths[2] = {NULL, NULL}, *html = NULL, *trace2 = NULL, *replay_path = NULL, *v;
 	size_t npaths = 0;
 	int options_done = 0;
 
@@ -174,6 +177,8 @@ int main(int argc, char **argv)
 			html = v;
 		} else if ((v = option_value("--trace2", argc, argv, &i))) {
 			trace2 = v;
+		} else if ((v = option_value("--replay", argc, argv, &i))) {
+			replay_path = v;
 		} else if ((v = option_value("--fail-if-worse", argc, argv, &i))) {
 			fail_pct = (double)parse_number("--fail-if-worse", v, INT_MAX);
 		} else if ((v = option_value("--top", argc, argv, &i))) {
@@ -190,6 +195,8 @@ int main(int argc, char **argv)
 		gt_usage_error("--diff prints text or --json only");
 	if (trace2 && (is_diff || mode == MODE_DUMP || mode == MODE_FOLDED))
 		gt_usage_error("--trace2 goes with the text, --json and --html reports");
+	if (replay_path && (is_diff || mode == MODE_DUMP || mode == MODE_FOLDED))
+		gt_usage_error("--replay goes with the text, --json and --html reports");
 	if (!is_diff && fail_pct >= 0)
 		gt_usage_error("--fail-if-worse goes with --diff");
 	if (!npaths)
@@ -199,6 +206,10 @@ int main(int argc, char **argv)
 	if (top < 0)
 		top = mode == MODE_HTML ? 50 : 10;
 
+	/* Read first: a bad replay file fails before the trace's long read. */
+	struct gt_replay_input replay = {0};
+	if (replay_path)
+		gt_replay_input_read(replay_path, &replay);
 	struct gt_symbols *syms = gt_symbols_new();
 	if (!syms)
 		gt_die("out of memory (symbolizer)");
@@ -215,7 +226,7 @@ int main(int argc, char **argv)
 			gt_phases_init(&ph, trace2);
 		struct gt_loaded l;
 		gt_load(&l, paths[0], sym, pid, (size_t)top, mode == MODE_JSON || mode == MODE_TEXT,
-			trace2 ? &ph : NULL);
+			trace2 ? &ph : NULL, replay_path ? &replay : NULL);
 		if (mode == MODE_JSON)
 			gt_report_json(stdout, &l.s, (size_t)top);
 		else if (mode == MODE_FOLDED)
@@ -230,6 +241,7 @@ int main(int argc, char **argv)
 	}
 	gt_symbolizer_free(sym);
 	gt_symbols_free(syms);
+	gt_replay_input_release(&replay);
 	if (fflush(stdout) || ferror(stdout))
 		gt_die("cannot write the report: %s", strerror(errno));
 	return status;

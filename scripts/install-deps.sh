@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs the Debian 12 packages gittrace needs to build and test
-# (mimalloc/jemalloc: the A/B runner; chromium: the HTML report's test;
-# clang and its runtime: the fuzz harness).
+# (mimalloc/jemalloc: the A/B runner and the replay; jansson: git's trace2
+# events and the replay's JSON in gittrace-report; chromium: the HTML
+# report's test; clang and its runtime: the fuzz harness).
 # Run as root. libunwind-dev replaces LLVM's libunwind-14-dev if an image
 # carries it (the two conflict; apt swaps them).
 set -e

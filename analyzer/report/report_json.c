@@ -63,6 +63,19 @@ static void verdict(struct gt_json *j, const struct gt_verdict *v)
 	gt_json_kv_double(j, "window_bound", v->window_bound);
 	gt_json_kv_bool(j, "shares_of_wall_time", v->shares_of_wall);
 	gt_json_kv_str(j, "headline", v->headline);
+	if (v->nreplay) { /* only with --replay: docs/replay.md */
+		gt_json_key(j, "replay");
+		gt_json_begin_array(j);
+		for (size_t i = 0; i < v->nreplay; i++) {
+			gt_json_begin_object(j);
+			gt_json_kv_str(j, "allocator", v->replay[i].allocator);
+			gt_json_kv_double(j, "change", v->replay[i].change);
+			gt_json_kv_double(j, "low", v->replay[i].low);
+			gt_json_kv_double(j, "high", v->replay[i].high);
+			gt_json_end_object(j);
+		}
+		gt_json_end_array(j);
+	}
 	gt_json_key(j, "evidence");
 	gt_json_strs(j, v->evidence, v->nevidence);
 	gt_json_key(j, "suggestions");

@@ -349,9 +349,10 @@ static void tree_input(struct gt_verdict_input *in, const struct gt_summary *s)
 }
 
 void gt_summary_init(struct gt_summary *s, const char *path, struct gt_symbolizer *sym, long pid,
-		     size_t keep_sites)
+		     size_t keep_sites, const struct gt_replay_input *replay)
 {
 	memset(s, 0, sizeof(*s));
+	s->replay = replay;
 	s->path = path;
 	s->sym = sym;
 	s->pid = pid;
@@ -491,7 +492,12 @@ void gt_summary_finish(struct gt_summary *s, const struct gt_model *m)
 		in.command = s->command;
 		const char **names = top_names(p, &in.ntop_sites);
 		in.top_sites = names;
+		struct gt_replay_delta *replay =
+			s->replay ? gt_replay_input_deltas(s->replay, p->img->pid, &in.nreplay)
+				  : NULL;
+		in.replay = replay;
 		gt_verdict_compute(&p->verdict, &in);
+		free(replay);
 		free(names);
 		add_totals(&s->totals, p);
 	}
@@ -500,15 +506,19 @@ void gt_summary_finish(struct gt_summary *s, const struct gt_model *m)
 	in.command = s->command;
 	const char **names = s->n ? top_names(&s->procs[0], &in.ntop_sites) : NULL;
 	in.top_sites = names;
+	struct gt_replay_delta *replay =
+		s->replay ? gt_replay_input_deltas(s->replay, s->pid, &in.nreplay) : NULL;
+	in.replay = replay;
 	gt_verdict_compute(&s->verdict, &in);
+	free(replay);
 	free(names);
 	s->stripped = gt_symbolizer_stripped(s->sym, &s->nstripped);
 }
 
 void gt_summary_build(struct gt_summary *s, const struct gt_model *m, const char *path,
-		      struct gt_symbolizer *sym, long pid)
+		      struct gt_symbolizer *sym, long pid, const struct gt_replay_input *replay)
 {
-	gt_summary_init(s, path, sym, pid, 0);
+	gt_summary_init(s, path, sym, pid, 0, replay);
 	s->keep_stacks = 1;
 	for (size_t i = 0; i < gt_model_count(m); i++)
 		gt_summary_add(s, gt_model_image(m, i));

@@ -13,6 +13,7 @@
 
 #include "model.h"
 #include "symbolize.h"
+#include "replay_input.h"
 #include "verdict.h"
 
 /*
@@ -116,7 +117,10 @@ struct gt_summary {
 	size_t n, cap;
 	struct gt_totals totals;
 	struct gt_verdict verdict; /* for the tree */
-	char *command;		   /* the command the user ran, shell-quoted */
+	/* gittrace replay's predictions (--replay=FILE), matched to processes
+	 * by pid; NULL: none. Must outlive the summary. */
+	const struct gt_replay_input *replay;
+	char *command; /* the command the user ran, shell-quoted */
 	const char *const *stripped;
 	size_t nstripped;
 	struct gt_site_frames *site_frames;	 /* uthash by key */
@@ -130,10 +134,11 @@ struct gt_summary {
  * Built image by image, so that the model can forget an image once it is
  * summarized (gt_model_on_retire): init, add every image (those of another
  * pid than pid >= 0 are skipped), then finish with the model (order,
- * verdicts, totals). keep_sites bounds the sites kept per process (0: all).
+ * verdicts, totals). keep_sites bounds the sites kept per process (0: all);
+ * replay (NULL: none) adds a replay's predictions to the verdicts.
  */
 void gt_summary_init(struct gt_summary *s, const char *path, struct gt_symbolizer *sym, long pid,
-		     size_t keep_sites);
+		     size_t keep_sites, const struct gt_replay_input *replay);
 void gt_summary_add(struct gt_summary *s, const struct gt_image *img);
 void gt_summary_finish(struct gt_summary *s, const struct gt_model *m);
 
@@ -142,7 +147,7 @@ void gt_summary_finish(struct gt_summary *s, const struct gt_model *m);
  * keeping every process's stacks (gt_proc.stacks).
  */
 void gt_summary_build(struct gt_summary *s, const struct gt_model *m, const char *path,
-		      struct gt_symbolizer *sym, long pid);
+		      struct gt_symbolizer *sym, long pid, const struct gt_replay_input *replay);
 void gt_summary_release(struct gt_summary *s);
 
 /* qsort orders of struct gt_site pointers, largest first, ties by key. */

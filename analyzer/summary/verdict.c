@@ -4,6 +4,7 @@
  */
 #include "verdict.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -244,6 +245,48 @@ static const char *lowered_clause(const struct gt_verdict *v, const struct gt_ve
 	return buf;
 }
 
+/*
+ * The replay's predictions beside the estimate from time inside the
+ * allocator, and where the two disagree: an allocator-bound class that no
+ * replayed allocator bears out, or a replayed allocator that saves a
+ * class's worth when the class is not allocator-bound.
+ */
+static void replay_evidence(struct gt_verdict *v, const struct gt_verdict_input *in, double denom)
+{
+	if (!in->nreplay)
+		return;
+	v->replay = gt_xcalloc(in->nreplay, sizeof(*v->replay));
+	v->nreplay = in->nreplay;
+	const struct gt_replay_change *best = NULL;
+	for (size_t i = 0; i < in->nreplay; i++) {
+		struct gt_replay_change *c = &v->replay[i];
+		c->allocator = in->replay[i].allocator;
+		/* Not share(): a replay may well predict more than the run's time. */
+		c->change = denom > 0 ? in->replay[i].seconds / denom : 0;
+		c->low = denom > 0 ? in->replay[i].low / denom : 0;
+		c->high = denom > 0 ? in->replay[i].high / denom : 0;
+		if (!best || c->change < best->change)
+			best = c;
+		if (!isnan(c->low)) /* NaN: one round, no interval */
+			EVIDENCE("replay: %s changes the run by %+.1f%% (%+.1f to %+.1f%%), beside "
+				 "the estimate of another allocator's saving, %.1f%%",
+				 c->allocator, 100 * c->change, 100 * c->low, 100 * c->high,
+				 100 * v->allocator.gain);
+		else
+			EVIDENCE("replay: %s changes the run by %+.1f%% (one round: no interval), "
+				 "beside the estimate of another allocator's saving, %.1f%%",
+				 c->allocator, 100 * c->change, 100 * v->allocator.gain);
+	}
+	if (v->cls == GT_VERDICT_ALLOCATOR && -best->change < GT_GAIN_NOTABLE_MIN)
+		EVIDENCE("the replay disagrees: no replayed allocator saves %.0f%% of the run; "
+			 "measure before switching",
+			 100 * GT_GAIN_NOTABLE_MIN);
+	else if (v->cls != GT_VERDICT_ALLOCATOR && -best->change >= GT_GAIN_CLASS_MIN)
+		EVIDENCE("the replay disagrees: %s would save %.0f%% of the run; measure it: "
+			 "gittrace ab --alloc %s -- %s",
+			 best->allocator, -100 * best->change, best->allocator, command(in));
+}
+
 void gt_verdict_compute(struct gt_verdict *v, const struct gt_verdict_input *in)
 {
 	memset(v, 0, sizeof(*v));
@@ -266,6 +309,7 @@ void gt_verdict_compute(struct gt_verdict *v, const struct gt_verdict_input *in)
 		v->cls = best == &v->window ? GT_VERDICT_WINDOW : GT_VERDICT_ALLOCATOR;
 
 	time_inside(v, in, denom);
+	replay_evidence(v, in, denom);
 	if (in->allocations && denom > 0)
 		EVIDENCE("%llu allocations (%.0f per second), %llu temporary",
 			 (unsigned long long)in->allocations, (double)in->allocations / denom,
@@ -329,5 +373,6 @@ void gt_verdict_release(struct gt_verdict *v)
 	free(v->evidence);
 	free(v->suggestions);
 	free(v->headline);
+	free(v->replay);
 	memset(v, 0, sizeof(*v));
 }

@@ -18,6 +18,10 @@
  *     inside the malloc family. Cache and page-fault effects are not seen.
  * Class: the remedy with the larger predicted saving when that is at
  * least GT_GAIN_CLASS_MIN; else neither. `gittrace --confirm` measures.
+ * A replay (`gittrace replay`, opt-in) is more evidence: its predicted
+ * change per allocator is shown beside the estimate above, and where the
+ * two disagree the evidence says so; the class and headline stay the
+ * estimate's.
  */
 #ifndef GT_VERDICT_H
 #define GT_VERDICT_H
@@ -39,6 +43,23 @@ enum gt_verdict_class {
 };
 
 extern const char *const gt_verdict_class_names[3]; /* "neither", … */
+
+/*
+ * One allocator of a replay (gittrace-report --replay=FILE, docs/replay.md):
+ * the replay time it adds to the system allocator's (negative: saves),
+ * summed over the images a verdict covers, and that difference's 95%
+ * interval (from the ratio's; NaN with one round).
+ */
+struct gt_replay_delta {
+	const char *allocator; /* mimalloc, jemalloc or a path */
+	double seconds, low, high;
+};
+
+/* A replayed allocator's predicted change of the run, as shares of its time. */
+struct gt_replay_change {
+	const char *allocator; /* the input's string */
+	double change, low, high;
+};
 
 struct gt_verdict_input {
 	double cpu_seconds;    /* the program's own CPU time (tracer's removed);
@@ -76,6 +97,9 @@ struct gt_verdict_input {
 	const char *command;	      /* the traced command, shell-quoted; NULL unknown */
 	const char *const *top_sites; /* function names, most churning first */
 	size_t ntop_sites;
+	/* The replay's evidence, if one ran: nreplay allocators (0: none). */
+	const struct gt_replay_delta *replay;
+	size_t nreplay;
 };
 
 /* A predicted saving of a remedy, as shares of the program's time. */
@@ -93,6 +117,10 @@ struct gt_verdict {
 	int shares_of_wall;  /* 1: no CPU time known, shares of wall */
 	char **evidence, **suggestions; /* owned strings */
 	size_t nevidence, nsuggestions;
+	/* The replay's predicted changes (input.replay over the same basis):
+	 * owned array, names borrowed from the input's replay. */
+	struct gt_replay_change *replay;
+	size_t nreplay;
 	char *headline; /* the one thing to do, one line */
 };
 

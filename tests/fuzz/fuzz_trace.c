@@ -119,7 +119,7 @@ static void pipeline(void)
 	gt_progress_done();
 	gt_model_finish(run.model, gt_reader_torn(run.reader));
 
-	gt_summary_build(&run.summary, run.model, input_path, run.sym, -1);
+	gt_summary_build(&run.summary, run.model, input_path, run.sym, -1, NULL);
 	run.have_summary = 1;
 	gt_report_json(devnull, &run.summary, 0);
 	gt_report_text(devnull, &run.summary, 10);
