@@ -61,8 +61,9 @@
  *
  * Versions: 1.0 — first format. 1.1 — IMAGE clock_overhead_ns, END tracer_ns.
  * 1.2 — USAGE records after file maps and unmaps. 2.0 — columns; CALL as a
- * token, timed on a sample of calls (IMAGE timed_one_in), free unwound no
- * more (its stack is its allocation's).
+ * token, timed on a sample of calls (IMAGE timed_one_in), its time in the
+ * block's unit (header time_shift, was reserved); free unwound no more
+ * (its stack is its allocation's).
  */
 #ifndef GITTRACE_FORMAT_H
 #define GITTRACE_FORMAT_H
@@ -211,9 +212,10 @@ enum gt_record_tag {
  * GT_CALL_SAMPLED and GT_CALL_STACK set as the call has them); in
  * GT_COL_TIME, sv dts (units of 2^header.time_shift ns since the previous
  * CALL of the block, or since header.base_ns for the block's first: the
- * writer uses µs-like units while its image has had one thread, where
- * no race can be, and ns once it has more); if timed, uv duration_ns of the real call in
- * GT_COL_DURATION; if it has a stack, uv stack id in GT_COL_STACK; then the
+ * writer uses µs-like units while its image has had one thread, where no
+ * race can be, and ns once it has more); if timed, uv duration_ns of the
+ * real call in GT_COL_DURATION; if it has a stack, uv stack id in
+ * GT_COL_STACK; then the
  * arguments of fn as GT_ARGS_<FN> lists them, each in the column of its
  * encoding (GT_COLUMN_OF_<ENC>). A timed call's time is its start. An
  * untimed call's time is when it took effect for the race rule above: the
@@ -222,9 +224,9 @@ enum gt_record_tag {
  * its function, and stands for that many in sums of time; the writer
  * times every call of realloc in blocks of ns (it frees and allocates:
  * the rule needs its start and its end) and of the map functions (few,
- * and the verdict weighs each). free is never unwound. A 2.x reader cannot skip a
- * CALL of a function it does not know (its arguments' columns are
- * unknown): new functions bump MAJOR.
+ * and the verdict weighs each). free is never unwound. A 2.x reader
+ * cannot skip a CALL of a function it does not know (its arguments'
+ * columns are unknown): new functions bump MAJOR.
  * 1.x: u8 fn (enum gt_fn), sv dts, uv duration_ns, uv stack id (0: no
  * stack), then the arguments of fn as GT_ARGS_<FN> lists them.
  */
