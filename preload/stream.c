@@ -33,8 +33,6 @@
 #define GT_STACK_BODY_MAX (GT_UV_MAX * (GT_MAX_STACK_DEPTH + 2))
 #define GT_USAGE_MAX	  (1 + GT_UV_MAX + 4 * GT_UV_MAX)
 #define GT_CALL_OVERHEAD  (2 * (1 + GT_UV_MAX) + GT_STACK_BODY_MAX + GT_USAGE_MAX + 64)
-/* The column directory in front of a block's columns (format.h). */
-#define GT_DIRECTORY_MAX (GT_UV_MAX * (1 + GT_COL_COUNT))
 
 static struct {
 	pthread_mutex_t lock;
@@ -123,7 +121,7 @@ static uint32_t time_shift_now(void)
 int gt_stream_init(uint64_t image_id)
 {
 	st.cap = gt_settings.buffer_size;
-	uint8_t *pages = gt_pages(st.cap * (GT_COL_COUNT + 1) + GT_DIRECTORY_MAX);
+	uint8_t *pages = gt_pages(st.cap * (GT_COL_COUNT + 1) + GT_COLUMN_DIRECTORY_MAX);
 	if (!pages) {
 		gt_disable("cannot allocate the trace buffer; running untraced", NULL);
 		return -1;

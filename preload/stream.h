@@ -15,9 +15,9 @@ struct rusage;
  * clock once, not twice, and the trace loses the random low bits of
  * durations that no compressor can shrink. Sums of durations scaled up by
  * it stay unbiased. realloc and the map calls are always timed (realloc
- * only sampled too while its image has one thread: stream.c).
+ * only sampled too while its image has one thread: stream.c). The rate,
+ * GT_TIMED_ONE_IN, is format.h's: written in IMAGE timed_one_in.
  */
-#define GT_TIMED_ONE_IN 16
 
 /*
  * Called by a recording hook before the real call: makes the calling

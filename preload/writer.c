@@ -63,7 +63,8 @@ int gt_writer_init(const struct gt_trace_file *trace_file)
 {
 	file = *trace_file;
 	cctx = ZSTD_createCCtx_advanced(zstd_mem);
-	out_cap = GT_PREFIX + ZSTD_compressBound(gt_settings.buffer_size);
+	/* A block is the records' buffer and the column directory in front of it. */
+	out_cap = GT_PREFIX + ZSTD_compressBound(gt_settings.buffer_size + GT_COLUMN_DIRECTORY_MAX);
 	out = gt_pages(out_cap);
 	if (!cctx || !out || set_params()) {
 		gt_disable("cannot set up the zstd compressor; running untraced", NULL);

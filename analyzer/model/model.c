@@ -69,6 +69,7 @@ static struct gt_image *image_for(struct gt_model *m, const struct gt_block *b)
 	img->pid = b->h.pid;
 	img->page_size = 4096;
 	img->pointer_bits = 64;
+	img->timed_one_in = GT_TIMED_ONE_IN; /* until its IMAGE says */
 	gt_heap_init(&img->heap);
 	gt_maps_init(&img->maps);
 	gt_timeline_init(&img->timeline);
@@ -378,6 +379,20 @@ static uint64_t add_time(struct gt_image *img, const struct gt_rec_call *c)
 	return dur;
 }
 
+/*
+ * When an allocation ended, for the race rule (format.h): as recorded, not
+ * less the clock reading or capped as sums of time are (a call preempted
+ * for long did end late). In a block of coarser units the end is rounded
+ * down as its frees' starts are, so that a free that started after the
+ * end never reads as before it.
+ */
+static uint64_t race_end(const struct gt_block *b, uint64_t t, const struct gt_rec_call *c)
+{
+	uint64_t end = t + c->dur_ns;
+	uint32_t shift = b->h.major >= 2 ? b->h.time_shift : 0;
+	return end >> shift << shift;
+}
+
 static void apply_call(struct gt_model *m, struct gt_image *img, const struct gt_block *b,
 		       const struct gt_rec_call *c)
 {
@@ -393,6 +408,7 @@ static void apply_call(struct gt_model *m, struct gt_image *img, const struct gt
 	struct gt_heap *h = &img->heap;
 	img->calls[c->fn]++;
 	uint64_t dur = c->timed ? add_time(img, c) : 0;
+	uint64_t end = race_end(b, t, c);
 	img->events++;
 	m->events++;
 
@@ -403,16 +419,16 @@ static void apply_call(struct gt_model *m, struct gt_image *img, const struct gt
 	case GT_FN_ALIGNED_ALLOC:
 	case GT_FN_MEMALIGN:
 		if (c->result)
-			gt_heap_alloc(h, th, c->result, c->size, c->stack, t, t + dur);
+			gt_heap_alloc(h, th, c->result, c->size, c->stack, t, end);
 		break;
 	case GT_FN_CALLOC:
 		if (c->result)
 			gt_heap_alloc(h, th, c->result, mul_sat(c->nmemb, c->size), c->stack, t,
-				      t + dur);
+				      end);
 		break;
 	case GT_FN_POSIX_MEMALIGN:
 		if (c->ret == 0 && c->result)
-			gt_heap_alloc(h, th, c->result, c->size, c->stack, t, t + dur);
+			gt_heap_alloc(h, th, c->result, c->size, c->stack, t, end);
 		break;
 	case GT_FN_REALLOC:
 	case GT_FN_REALLOCARRAY: {
@@ -426,7 +442,7 @@ static void apply_call(struct gt_model *m, struct gt_image *img, const struct gt
 		}
 		if (c->ptr)
 			gt_heap_free(h, th, c->ptr, t);
-		gt_heap_alloc(h, th, c->result, size, c->stack, t, t + dur);
+		gt_heap_alloc(h, th, c->result, size, c->stack, t, end);
 		break;
 	}
 	case GT_FN_FREE:

@@ -233,6 +233,10 @@ static int next_in_columns(struct gt_rec_iter *it, struct gt_rec *rec)
 		decode_call_columns(it, tag);
 		rec->call = &it->call;
 	} else {
+		if (tag == GT_REC_CALL)
+			gt_die("corrupt block at offset %llu: a CALL outside a token at offset "
+			       "%llu",
+			       (unsigned long long)b->offset, (unsigned long long)rec->offset);
 		rec->tag = tag;
 		uint64_t len = gt_get_uv(r);
 		if (!r->ok || len > (uint64_t)(r->end - r->p))

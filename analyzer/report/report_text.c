@@ -172,13 +172,13 @@ static void location(char *buf, size_t size, const struct gt_frame *f)
  * column, and a cut never splits a UTF-8 sequence. */
 static void cut_line(FILE *out, const char *text, int columns)
 {
-	size_t len = strlen(text), max = columns > 0 ? (size_t)columns : 0;
-	if (strstr(text, "←"))
-		max += 2;
-	if (len > max) {
-		len = max;
-		while (len > 0 && ((unsigned char)text[len] & 0xc0) == 0x80)
-			len--;
+	size_t len = 0, seen = 0, max = columns > 0 ? (size_t)columns : 0;
+	/* Columns, not bytes: a UTF-8 character ("←") is one column. */
+	for (; text[len]; len++) {
+		if (((unsigned char)text[len] & 0xc0) == 0x80)
+			continue;
+		if (seen++ == max)
+			break;
 	}
 	fprintf(out, "%.*s\n", (int)len, text);
 }
@@ -239,8 +239,7 @@ static void stack_line(FILE *out, const struct gt_site *st)
 	for (size_t i = 0; i < st->nframes && n > 0 && (size_t)n < sizeof(line); i++)
 		n += snprintf(line + n, sizeof(line) - (size_t)n, "%s%s", i ? " ← " : "",
 			      st->frames[i].function);
-	/* "←" is three bytes and one column: cut_line counts bytes. */
-	cut_line(out, line, WIDTH + 2 * GT_STACKS_BENEATH);
+	cut_line(out, line, WIDTH);
 }
 
 /*
@@ -257,18 +256,17 @@ static void callers(FILE *out, const struct gt_proc *p, size_t top)
 		return;
 	fprintf(out, "  by caller in the program (the heaviest %d stacks beneath a row):\n",
 		GT_STACKS_BENEATH);
-	fprintf(out, "    %9s %10s %8s  %s\n", "allocs", "bytes", "temp",
+	fprintf(out, "    %9s %10s %8s %6s  %s\n", "allocs", "bytes", "temp", "stacks",
 		"function [← program's caller]");
 	for (size_t i = 0; i < n; i++) {
 		const struct gt_caller_row *r = &p->callers[i];
 		const char *caller = gt_caller_row_caller(r);
 		char b[32], name[640];
-		int w = fprintf(out, "    %9" PRIu64 " %10s %8" PRIu64 "  ", r->allocations,
-				bytes(b, r->bytes), r->temporary);
-		snprintf(name, sizeof(name), "%s%s%s (%zu stack%s)", gt_caller_row_function(r),
-			 caller ? " ← " : "", caller ? caller : "", r->nsites,
-			 r->nsites > 1 ? "s" : "");
-		cut_line(out, name, WIDTH - w + (caller ? 2 : 0));
+		int w = fprintf(out, "    %9" PRIu64 " %10s %8" PRIu64 " %6zu  ", r->allocations,
+				bytes(b, r->bytes), r->temporary, r->nsites);
+		snprintf(name, sizeof(name), "%s%s%s", gt_caller_row_function(r),
+			 caller ? " ← " : "", caller ? caller : "");
+		cut_line(out, name, WIDTH - w);
 		for (size_t k = 0; r->nsites > 1 && k < r->nsites && k < GT_STACKS_BENEATH; k++)
 			stack_line(out, r->sites[k]);
 	}

@@ -85,9 +85,7 @@ void gt_callers_cap(struct gt_proc *p, size_t keep, unsigned char *kept)
 	}
 	for (size_t i = 0; i < p->ncallers; i++)
 		for (size_t k = 0; k < p->callers[i].nsites; k++)
-			for (size_t j = 0; j < p->nsites; j++)
-				if (p->sites[j] == p->callers[i].sites[k])
-					kept[j] = 1;
+			kept[p->callers[i].sites[k]->index] = 1;
 }
 
 void gt_callers_release(struct gt_proc *p)

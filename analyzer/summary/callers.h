@@ -14,7 +14,7 @@ void gt_callers_build(struct gt_proc *p);
 
 /*
  * Keeps the first keep rows (all if 0) and marks in kept[] (one flag per
- * site of p, in p->sites' order) the sites those rows hold.
+ * site of p, by gt_site.index) the sites those rows hold.
  */
 void gt_callers_cap(struct gt_proc *p, size_t keep, unsigned char *kept);
 

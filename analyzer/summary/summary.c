@@ -171,6 +171,8 @@ static void build_sites(struct gt_summary *s, struct gt_proc *p)
 		p->sites[i++] = site;
 	}
 	qsort(p->sites, p->nsites, sizeof(*p->sites), gt_site_by_allocations);
+	for (size_t j = 0; j < p->nsites; j++)
+		p->sites[j]->index = j;
 }
 
 /* Appends arg to buf (capacity cap, NUL-terminated), quoted for a POSIX shell if needed. */

@@ -35,7 +35,8 @@ struct gt_site {
 	/* frames[caller] is the traced program's own caller shown beside the
 	 * site (gt_program_caller); nframes when there is none */
 	size_t caller;
-	int shared; /* key and frames belong to the summary's gt_site_frames */
+	int shared;   /* key and frames belong to the summary's gt_site_frames */
+	size_t index; /* in its process's sites as first sorted (callers.c marks by it) */
 	uint64_t allocations, bytes, temporary, leaked_allocations, leaked_bytes;
 	UT_hash_handle hh;
 };

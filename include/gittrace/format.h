@@ -182,6 +182,12 @@ enum gt_record_tag {
 	F(timed_one_in, LATER, "timed_one_in")
 
 /*
+ * The timed_one_in libgittrace writes. A reader takes it for SAMPLED calls
+ * of an image whose IMAGE record it did not see (a block missing).
+ */
+#define GT_TIMED_ONE_IN 16
+
+/*
  * MODULE: one loaded module (ELF object). The whole map is written at image
  * start and again after every dlopen; a module whose range overlaps an
  * earlier one of the same image replaces it. base is the load bias
@@ -252,6 +258,8 @@ enum gt_column {
 #define GT_COLUMN_OF_X GT_COL_OTHER
 #define GT_COLUMN_OF_S GT_COL_OTHER
 #define GT_COLUMN_OF_T GT_COL_OTHER
+/* The longest column directory a writer of GT_COL_COUNT columns puts in front of them. */
+#define GT_COLUMN_DIRECTORY_MAX (GT_UV_MAX * (1 + GT_COL_COUNT))
 
 /*
  * END: the image ends. status is the exit status (-1 unknown); user_ns and

@@ -1,6 +1,7 @@
 /*
  * make_bad_columns: writes one-block format 2.0 traces whose columns
- * (format.h, "Columns") are damaged in one way each, for the CLI tests:
+ * (format.h, "Columns") are damaged in one way each (a CALL entry in
+ * the 1.x layout among them), for the CLI tests:
  * each must end in one clear line and exit status 1, never a crash.
  *
  * Usage: make_bad_columns DIR   (writes DIR/columns-<case>.zst)
@@ -32,6 +33,8 @@ static size_t make_raw(const struct damage *d, uint8_t *raw)
 	uint8_t col[GT_COL_COUNT][4];
 	size_t len[GT_COL_COUNT] = {0};
 	col[GT_COL_RECORDS][len[GT_COL_RECORDS]++] = d->token;
+	if (d->token == GT_REC_CALL) /* a 1.x CALL entry: tag, empty body */
+		col[GT_COL_RECORDS][len[GT_COL_RECORDS]++] = 0;
 	if (d->time_len)
 		col[GT_COL_TIME][len[GT_COL_TIME]++] = 0;
 	col[GT_COL_SIZE][len[GT_COL_SIZE]++] = 32;
@@ -96,6 +99,7 @@ int main(int argc, char **argv)
 		{"left", GT_COL_COUNT, 1, 1, malloc_call, 10, 0},
 		{"fn", GT_COL_COUNT, 1, 0, GT_CALL_TOKEN | GT_CALL_FN, 10, 0},
 		{"shift", GT_COL_COUNT, 1, 0, malloc_call, GT_MAX_TIME_SHIFT + 1, 0},
+		{"calltag", GT_COL_COUNT, 1, 0, GT_REC_CALL, 10, 0},
 	};
 	for (size_t i = 0; i < sizeof(damages) / sizeof(damages[0]); i++)
 		if (write_trace(argv[1], &damages[i])) {
