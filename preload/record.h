@@ -34,8 +34,8 @@
 	} while (0)
 
 /*
- * The clock readings of a call that returns a block: before it only if
- * timed (GT_TIMED_BEGIN), after it always (GT_TIMED_END gives t1).
+ * The clock reading before a call that returns a block, taken only if the
+ * call is timed; the one after it, always taken, is GT_RECORD's t1.
  */
 #define GT_TIMED_BEGIN(timed) ((timed) ? gt_now_ns() : 0)
 
