@@ -104,23 +104,28 @@ static void die(const char *what)
 }
 
 /*
- * Format 2.x: the records are already split into columns (format.h); what
- * each column weighs, raw and compressed alone, block by block.
+ * Format 2.x and later: the records are already split into columns
+ * (format.h); what each column weighs, raw and compressed alone, block by
+ * block. A 2.x block has no new-address column.
  */
-static const char *const column_names[GT_COL_COUNT] = {"records (tokens, other records)",
-						       "call times",
-						       "durations",
-						       "stack ids",
-						       "sizes (U)",
-						       "addresses (P)",
-						       "other (X, S, T)"};
+static const char *const column_names[GT_COL_COUNT] = {
+	"records (tokens, other records)",
+	"call times",
+	"durations",
+	"stack ids",
+	"sizes (U)",
+	"addresses (P; 3.x: codes)",
+	"other (X, S, T)",
+	"new addresses (3.x)",
+};
 static uint64_t column_raw[GT_COL_COUNT], column_packed[GT_COL_COUNT], blocks2;
 
-static void tally_columns(const uint8_t *block, size_t len)
+static void tally_columns(const uint8_t *block, size_t len, unsigned major)
 {
 	struct gt_cursor c = {block, block + len, 1};
-	uint64_t n = gt_get_uv(&c), clen[GT_COL_COUNT];
-	if (!c.ok || n < GT_COL_COUNT)
+	uint64_t n = gt_get_uv(&c), clen[GT_COL_COUNT] = {0};
+	uint64_t known = major >= 3 ? GT_COL_COUNT : GT_COL_COUNT_2;
+	if (!c.ok || n < known)
 		die("bad column directory");
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t l = gt_get_uv(&c);
@@ -129,7 +134,7 @@ static void tally_columns(const uint8_t *block, size_t len)
 	}
 	const uint8_t *p = c.p;
 	static uint8_t packed[1 << 22];
-	for (int i = 0; i < GT_COL_COUNT; i++) {
+	for (uint64_t i = 0; i < known; i++) {
 		if (!c.ok || clen[i] > (uint64_t)(block + len - p))
 			die("bad column directory");
 		size_t z = clen[i] ? ZSTD_compress(packed, sizeof(packed), p, clen[i], 1) : 0;
@@ -149,7 +154,7 @@ static void column_report(void)
 		raw_sum += column_raw[i];
 		packed_sum += column_packed[i];
 	}
-	printf("## Format 2.x columns (%llu blocks; file %llu bytes)\n\n"
+	printf("## Format 2.x+ columns (%llu blocks; file %llu bytes)\n\n"
 	       "| column | raw bytes | compressed alone | share of compressed "
 	       "|\n|---|---|---|---|\n",
 	       (unsigned long long)blocks2, (unsigned long long)file_bytes);
@@ -188,7 +193,8 @@ static void read_trace(const char *path)
 		if (ZSTD_isError(got) || got != h.raw_size)
 			die("corrupt block");
 		if (h.major >= 2)
-			tally_columns(raw + raw_len, got); /* and not kept: 1.x analysis only */
+			tally_columns(raw + raw_len, got,
+				      h.major); /* and not kept: 1.x analysis only */
 		else
 			raw_len += got;
 		at += h.frame_size;

@@ -51,8 +51,7 @@ static int maps_file(int flags, int fd, void *r)
 static void record_mmap(enum gt_fn fn, uint64_t t0, uint64_t t1, void *addr, size_t len, int prot,
 			int flags, int fd, uint64_t offset, void *r)
 {
-	uint8_t size[GT_CALL_ARGS_MAX], addr_col[GT_CALL_ARGS_MAX],
-		other[GT_CALL_ARGS_MAX + PATH_MAX];
+	uint8_t size[GT_CALL_ARGS_MAX], other[GT_CALL_ARGS_MAX + PATH_MAX];
 	char path[PATH_MAX];
 	int saved_errno = errno;
 	struct rusage ru;
@@ -60,7 +59,7 @@ static void record_mmap(enum gt_fn fn, uint64_t t0, uint64_t t1, void *addr, siz
 	size_t plen = (flags & MAP_ANONYMOUS) || fd < 0 ? 0 : fd_path(fd, path, sizeof(path));
 	/* mmap64's arguments are mmap's (format.h). */
 	struct gt_call_bytes args;
-	gt_call_bytes_init(&args, size, addr_col, other);
+	gt_call_bytes_init(&args, size, other);
 	gt_encode_mmap(&args.args, GT_U(addr), len, (uint64_t)prot, (uint64_t)(unsigned)flags, fd,
 		       offset, GT_U(r), path, plen);
 	gt_stream_call(fn, 1, t0, t1, &args, usage);
@@ -127,9 +126,9 @@ GT_EXPORT int GT_HOOK_NAME(munmap)(void *addr, size_t len)
 	struct rusage ru;
 	int saved_errno = errno;
 	const struct rusage *usage = r == 0 ? thread_usage(&ru) : NULL;
-	uint8_t size[GT_CALL_ARGS_MAX], addr_col[GT_CALL_ARGS_MAX], other[GT_CALL_ARGS_MAX];
+	uint8_t size[GT_CALL_ARGS_MAX], other[GT_CALL_ARGS_MAX];
 	struct gt_call_bytes args;
-	gt_call_bytes_init(&args, size, addr_col, other);
+	gt_call_bytes_init(&args, size, other);
 	gt_encode_munmap(&args.args, GT_U(addr), len, r);
 	gt_stream_call(GT_FN_MUNMAP, 1, t0, t1, &args, usage);
 	errno = saved_errno;
@@ -155,10 +154,10 @@ GT_EXPORT void *GT_HOOK_NAME(mremap)(void *old_addr, size_t old_len, size_t new_
 	uint64_t t0 = gt_now_ns();
 	void *r = gt_real_mremap(old_addr, old_len, new_len, flags, new_addr);
 	uint64_t t1 = gt_now_ns();
-	uint8_t size[GT_CALL_ARGS_MAX], addr_col[GT_CALL_ARGS_MAX], other[GT_CALL_ARGS_MAX];
+	uint8_t size[GT_CALL_ARGS_MAX], other[GT_CALL_ARGS_MAX];
 	int saved_errno = errno;
 	struct gt_call_bytes args;
-	gt_call_bytes_init(&args, size, addr_col, other);
+	gt_call_bytes_init(&args, size, other);
 	gt_encode_mremap(&args.args, GT_U(old_addr), old_len, new_len, (uint64_t)(unsigned)flags,
 			 GT_U(new_addr), GT_U(r));
 	gt_stream_call(GT_FN_MREMAP, 1, t0, t1, &args, NULL);

@@ -24,10 +24,9 @@
 	do {                                                                                       \
 		uint64_t gt_t1_ = (t1);                                                            \
 		int gt_errno_ = errno;                                                             \
-		uint8_t gt_size_[GT_CALL_ARGS_MAX], gt_addr_[GT_CALL_ARGS_MAX],                    \
-			gt_other_[GT_CALL_ARGS_MAX];                                               \
+		uint8_t gt_size_[GT_CALL_ARGS_MAX], gt_other_[GT_CALL_ARGS_MAX];                   \
 		struct gt_call_bytes gt_args_;                                                     \
-		gt_call_bytes_init(&gt_args_, gt_size_, gt_addr_, gt_other_);                      \
+		gt_call_bytes_init(&gt_args_, gt_size_, gt_other_);                                \
 		gt_encode_##fn(&gt_args_.args, __VA_ARGS__);                                       \
 		gt_stream_call((enum gt_fn)gt_fn_of_##fn, (timed), (t0), gt_t1_, &gt_args_, NULL); \
 		errno = gt_errno_;                                                                 \

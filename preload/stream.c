@@ -11,6 +11,7 @@
  * NEEDSWORK: per-thread buffers merged by timestamp would remove it.
  */
 #include "stream.h"
+#include "addr_refs.h"
 #include "clock.h"
 #include "pages.h"
 #include "settings.h"
@@ -121,8 +122,10 @@ static uint32_t time_shift_now(void)
 int gt_stream_init(uint64_t image_id)
 {
 	st.cap = gt_settings.buffer_size;
-	uint8_t *pages = gt_pages(st.cap * (GT_COL_COUNT + 1) + GT_COLUMN_DIRECTORY_MAX);
-	if (!pages) {
+	size_t size = st.cap * (GT_COL_COUNT + 1) + GT_COLUMN_DIRECTORY_MAX;
+	uint8_t *pages = gt_pages(size);
+	if (!pages || gt_addr_refs_init() != 0) {
+		gt_pages_free(pages, size);
 		gt_disable("cannot allocate the trace buffer; running untraced", NULL);
 		return -1;
 	}
@@ -143,6 +146,7 @@ static void empty_block(void)
 	st.records = 0;
 	st.base_ns = st.prev_units = 0;
 	st.last_serial = 0; /* each block names its first thread */
+	gt_addr_refs_block_start();
 }
 
 void gt_stream_reset_after_fork(uint64_t image_id)
@@ -253,11 +257,24 @@ void gt_stream_record(enum gt_record_tag tag, const uint8_t *body, size_t len)
 	pthread_mutex_unlock(&st.lock);
 }
 
+/* The most bytes a call's arguments take in the columns. */
 static size_t args_len(const struct gt_call_bytes *a)
 {
 	return (size_t)(a->args.at[GT_COL_SIZE] - a->from[GT_COL_SIZE]) +
-	       (size_t)(a->args.at[GT_COL_ADDR] - a->from[GT_COL_ADDR]) +
-	       (size_t)(a->args.at[GT_COL_OTHER] - a->from[GT_COL_OTHER]);
+	       (size_t)(a->args.at[GT_COL_OTHER] - a->from[GT_COL_OTHER]) +
+	       a->args.naddrs * 2 * GT_UV_MAX;
+}
+
+/* The call's P arguments, coded against the block's addresses (format.h, "Addresses"). */
+static void put_addrs(const struct gt_call_args *a)
+{
+	for (unsigned i = 0; i < a->naddrs; i++) {
+		int64_t delta = 0;
+		uint64_t code = gt_addr_refs_code(a->addrs[i], &delta);
+		put_uv(GT_COL_ADDR, code);
+		if (code == GT_ADDR_NEW)
+			put_uv(GT_COL_NEW_ADDR, gt_zigzag(delta));
+	}
 }
 
 /* Appends the CALL entry and its fields (format.h, CALL). The caller made room. */
@@ -280,8 +297,11 @@ static void put_call(enum gt_fn fn, int timed, int sampled, uint64_t t, uint64_t
 		put_uv(GT_COL_DURATION, duration_ns);
 	if (stack_id)
 		put_uv(GT_COL_STACK, stack_id);
-	for (int c = GT_COL_SIZE; c <= GT_COL_OTHER; c++)
-		put((enum gt_column)c, a->from[c], (size_t)(a->args.at[c] - a->from[c]));
+	put(GT_COL_SIZE, a->from[GT_COL_SIZE],
+	    (size_t)(a->args.at[GT_COL_SIZE] - a->from[GT_COL_SIZE]));
+	put_addrs(&a->args);
+	put(GT_COL_OTHER, a->from[GT_COL_OTHER],
+	    (size_t)(a->args.at[GT_COL_OTHER] - a->from[GT_COL_OTHER]));
 	st.records++;
 }
 

@@ -29,21 +29,21 @@ int gt_stream_begin_call(enum gt_fn fn);
 
 /*
  * A CALL's arguments encoded by column (format.h's gt_encode_<fn>): the
- * bytes of column c run from from[c] to args.at[c]. gt_call_bytes_init
- * points the argument columns at the caller's buffers (GT_CALL_ARGS_MAX
- * bytes each; other also holds any path).
+ * bytes of column c run from from[c] to args.at[c]; the addresses, which
+ * the stream codes, are in args.addrs. gt_call_bytes_init points the
+ * columns at the caller's buffers (GT_CALL_ARGS_MAX bytes each; other
+ * also holds any path).
  */
 struct gt_call_bytes {
 	const uint8_t *from[GT_COL_COUNT];
 	struct gt_call_args args;
 };
 
-static inline void gt_call_bytes_init(struct gt_call_bytes *b, uint8_t *size, uint8_t *addr,
-				      uint8_t *other)
+static inline void gt_call_bytes_init(struct gt_call_bytes *b, uint8_t *size, uint8_t *other)
 {
 	b->from[GT_COL_SIZE] = b->args.at[GT_COL_SIZE] = size;
-	b->from[GT_COL_ADDR] = b->args.at[GT_COL_ADDR] = addr;
 	b->from[GT_COL_OTHER] = b->args.at[GT_COL_OTHER] = other;
+	b->args.naddrs = 0;
 }
 
 /*

@@ -10,9 +10,10 @@
 
 /* Column names, for errors. */
 static const char *const column_names[GT_COL_COUNT] = {
-	[GT_COL_RECORDS] = "records", [GT_COL_TIME] = "time", [GT_COL_DURATION] = "duration",
-	[GT_COL_STACK] = "stack",     [GT_COL_SIZE] = "size", [GT_COL_ADDR] = "address",
-	[GT_COL_OTHER] = "other",
+	[GT_COL_RECORDS] = "records",	[GT_COL_TIME] = "time",
+	[GT_COL_DURATION] = "duration", [GT_COL_STACK] = "stack",
+	[GT_COL_SIZE] = "size",		[GT_COL_ADDR] = "address",
+	[GT_COL_OTHER] = "other",	[GT_COL_NEW_ADDR] = "new address",
 };
 
 static void die_corrupt(const struct gt_block *b, const char *what)
@@ -20,18 +21,22 @@ static void die_corrupt(const struct gt_block *b, const char *what)
 	gt_die("corrupt block at offset %llu: %s", (unsigned long long)b->offset, what);
 }
 
-/* A 2.x block: the column directory, then the columns (format.h). */
+/*
+ * A 2.x or later block: the column directory, then the columns (format.h).
+ * A 2.x block has no GT_COL_NEW_ADDR: it stays empty.
+ */
 static void find_columns(struct gt_rec_iter *it)
 {
 	const struct gt_block *b = it->b;
 	struct gt_cursor c = {b->raw, b->raw + b->h.raw_size, 1};
 	uint64_t n = gt_get_uv(&c);
-	if (!c.ok || n < GT_COL_COUNT || n > b->h.raw_size)
+	int known = it->addr_refs ? GT_COL_COUNT : GT_COL_COUNT_2;
+	if (!c.ok || n < (uint64_t)known || n > b->h.raw_size)
 		die_corrupt(b, "bad column directory");
-	uint64_t len[GT_COL_COUNT], rest = 0;
+	uint64_t len[GT_COL_COUNT] = {0}, rest = 0;
 	for (uint64_t i = 0; i < n && c.ok; i++) {
 		uint64_t l = gt_get_uv(&c);
-		if (i < GT_COL_COUNT)
+		if (i < (uint64_t)known)
 			len[i] = l;
 		else
 			rest += l; /* a later MINOR's column: skipped */
@@ -60,6 +65,8 @@ void gt_rec_iter_init(struct gt_rec_iter *it, const struct gt_block *b)
 	it->call.path.p = "";
 	it->b = b;
 	it->columns = b->h.major >= 2;
+	it->addr_refs = b->h.major >= 3;
+	gt_addr_history_reset(&it->addrs);
 	if (it->columns)
 		find_columns(it);
 }
@@ -156,12 +163,36 @@ static void *list(struct gt_record *r, size_t n, size_t size)
 #define GT_CLEAR_S(field)	    o->field = 0;
 #define GT_CLEAR_T(field)	    o->field = (struct gt_str){"", 0};
 #define GT_CLEAR(field, enc, label) GT_CLEAR_##enc(field)
-/* A 2.x CALL's argument, from the column of its encoding. */
+/* A 2.x CALL's argument, from the column of its encoding; an address by get_addr. */
+#define GT_GET_COLUMN_U(field) GT_GET_U(field)
+#define GT_GET_COLUMN_P(field) o->field = get_addr(it);
+#define GT_GET_COLUMN_X(field) GT_GET_X(field)
+#define GT_GET_COLUMN_S(field) GT_GET_S(field)
+#define GT_GET_COLUMN_T(field) GT_GET_T(field)
 #define GT_GET_FROM_COLUMN(field, enc, label)                                                      \
 	{                                                                                          \
 		struct gt_cursor *c = &it->col[GT_COLUMN_OF_##enc];                                \
-		GT_GET_##enc(field)                                                                \
+		(void)c;                                                                           \
+		GT_GET_COLUMN_##enc(field)                                                         \
 	}
+
+/* The next address of a 2.x or later CALL (format.h, "Addresses"). */
+static uint64_t get_addr(struct gt_rec_iter *it)
+{
+	uint64_t code = gt_get_uv(&it->col[GT_COL_ADDR]);
+	if (!it->addr_refs)
+		return code; /* 2.x: the address whole */
+	int64_t delta = code == GT_ADDR_NEW ? gt_get_sv(&it->col[GT_COL_NEW_ADDR]) : 0;
+	uint64_t addr;
+	if (!gt_addr_decode(&it->addrs, code, delta, &addr))
+		gt_die("corrupt block at offset %llu: a call at offset %llu refers to an address "
+		       "%llu back, which its block cannot have (%llu so far, at most %u back)",
+		       (unsigned long long)it->b->offset,
+		       (unsigned long long)(it->records_start + it->pos - 1), /* its token */
+		       (unsigned long long)(code - 1), (unsigned long long)it->addrs.n,
+		       GT_ADDR_WINDOW);
+	return addr;
+}
 
 /* A 2.x CALL: its token, then its fields from the columns (format.h, CALL). */
 static void decode_call_columns(struct gt_rec_iter *it, uint8_t token)

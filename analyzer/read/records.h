@@ -53,7 +53,9 @@ struct gt_rec_iter {
 	const struct gt_block *b;
 	size_t pos; /* in the records (1.x: the block; 2.x: GT_COL_RECORDS) */
 	uint32_t count;
-	int columns;			    /* a 2.x block */
+	int columns;			    /* a 2.x or later block */
+	int addr_refs;			    /* 3.x: addresses coded ("Addresses") */
+	struct gt_addr_history addrs;	    /* 3.x: the block's so far */
 	struct gt_cursor col[GT_COL_COUNT]; /* 2.x: each column's unread bytes */
 	size_t records_start;		    /* 2.x: GT_COL_RECORDS' offset in the block */
 	struct gt_rec_call call;	    /* the CALL gt_rec_next decoded last */

@@ -34,7 +34,8 @@
  * other record as in 1.x (tag, length, body). A CALL's fields are the next
  * entries of the other columns, taken in record order. A reader that knows
  * fewer columns than a block has ignores the extra ones (a later MINOR);
- * a block with fewer columns than GT_COL_COUNT is corrupt. In 1.x blocks
+ * a block with fewer columns than its MAJOR has (GT_COL_COUNT_2 in 2.x,
+ * GT_COL_COUNT in 3.x) is corrupt. In 1.x blocks
  * the raw bytes are the records themselves, CALLs included (see CALL).
  *
  * Calls are appended after the real call returns. So when two threads race
@@ -63,7 +64,9 @@
  * 1.2 — USAGE records after file maps and unmaps. 2.0 — columns; CALL as a
  * token, timed on a sample of calls (IMAGE timed_one_in), its time in the
  * block's unit (header time_shift, was reserved); free unwound no more
- * (its stack is its allocation's).
+ * (its stack is its allocation's). 3.0 — addresses as references to the
+ * block's recent ones, new ones as deltas in their own column (see
+ * "Addresses"); 2.0 readers cannot read them, hence the MAJOR.
  */
 #ifndef GITTRACE_FORMAT_H
 #define GITTRACE_FORMAT_H
@@ -72,7 +75,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#define GT_FORMAT_MAJOR 2
+#define GT_FORMAT_MAJOR 3
 #define GT_FORMAT_MINOR 0
 
 /* zstd reserves 0x184D2A50..0x184D2A5F for skippable frames; we take one. */
@@ -214,23 +217,23 @@ enum gt_record_tag {
 
 /*
  * CALL: one hooked call.
- * 2.x: a token in GT_COL_RECORDS (GT_CALL_TOKEN | fn, with GT_CALL_TIMED,
- * GT_CALL_SAMPLED and GT_CALL_STACK set as the call has them); in
- * GT_COL_TIME, sv dts (units of 2^header.time_shift ns since the previous
- * CALL of the block, or since header.base_ns for the block's first: the
- * writer uses µs-like units while its image has had one thread, where no
- * race can be, and ns once it has more); if timed, uv duration_ns of the
- * real call in GT_COL_DURATION; if it has a stack, uv stack id in
- * GT_COL_STACK; then the
- * arguments of fn as GT_ARGS_<FN> lists them, each in the column of its
- * encoding (GT_COLUMN_OF_<ENC>). A timed call's time is its start. An
+ * 2.x and 3.x: a token in GT_COL_RECORDS (GT_CALL_TOKEN | fn, with
+ * GT_CALL_TIMED, GT_CALL_SAMPLED and GT_CALL_STACK set as the call has
+ * them); in GT_COL_TIME, sv dts (units of 2^header.time_shift ns since the
+ * previous CALL of the block, or since header.base_ns for the block's
+ * first: the writer uses µs-like units while its image has had one
+ * thread, where no race can be, and ns once it has more); if timed, uv
+ * duration_ns of the real call in GT_COL_DURATION; if it has a stack, uv
+ * stack id in GT_COL_STACK; then the arguments of fn as GT_ARGS_<FN> lists
+ * them, each in the column of its encoding (GT_COLUMN_OF_<ENC>; in 3.x, P
+ * as "Addresses" below says). A timed call's time is its start. An
  * untimed call's time is when it took effect for the race rule above: the
  * end of a call that returns a block, the start of free. A SAMPLED call is
  * timed because it was drawn at random, 1 in IMAGE timed_one_in calls of
  * its function, and stands for that many in sums of time; the writer
  * times every call of realloc in blocks of ns (it frees and allocates:
  * the rule needs its start and its end) and of the map functions (few,
- * and the verdict weighs each). free is never unwound. A 2.x reader
+ * and the verdict weighs each). free is never unwound. A 2.x+ reader
  * cannot skip a CALL of a function it does not know (its arguments'
  * columns are unknown): new functions bump MAJOR.
  * 1.x: u8 fn (enum gt_fn), sv dts, uv duration_ns, uv stack id (0: no
@@ -242,17 +245,20 @@ enum gt_record_tag {
 #define GT_CALL_SAMPLED 0x10u
 #define GT_CALL_FN	0x0fu
 
-/* The columns of a 2.x block, in file order. */
+/* The columns of a block (2.x: all but the last), in file order. */
 enum gt_column {
 	GT_COL_RECORDS, /* record entries: CALL tokens, other records whole */
 	GT_COL_TIME,	/* CALL dts */
 	GT_COL_DURATION,
 	GT_COL_STACK,
-	GT_COL_SIZE,  /* CALL arguments encoded U */
-	GT_COL_ADDR,  /* P */
-	GT_COL_OTHER, /* X, S and T */
+	GT_COL_SIZE,	 /* CALL arguments encoded U */
+	GT_COL_ADDR,	 /* P */
+	GT_COL_OTHER,	 /* X, S and T */
+	GT_COL_NEW_ADDR, /* 3.x: new addresses (see "Addresses") */
 	GT_COL_COUNT,
 };
+/* The columns a 2.x block has: all but GT_COL_NEW_ADDR. */
+#define GT_COL_COUNT_2 GT_COL_NEW_ADDR
 #define GT_COLUMN_OF_U GT_COL_SIZE
 #define GT_COLUMN_OF_P GT_COL_ADDR
 #define GT_COLUMN_OF_X GT_COL_OTHER
@@ -260,6 +266,68 @@ enum gt_column {
 #define GT_COLUMN_OF_T GT_COL_OTHER
 /* The longest column directory a writer of GT_COL_COUNT columns puts in front of them. */
 #define GT_COLUMN_DIRECTORY_MAX (GT_UV_MAX * (1 + GT_COL_COUNT))
+
+/*
+ * Addresses (3.x). Most pointers a program frees were returned by a recent
+ * allocation, and most blocks an allocator returns were freed recently:
+ * written whole, each address took 6 or 7 bytes that the compressor found
+ * again only in part (in 2.0, addresses were 61% of a trace). So each P
+ * argument of a CALL is one uv code in GT_COL_ADDR:
+ *   0      the address 0 (NULL);
+ *   1      a new address: sv, its difference from the block's previous new
+ *          address (from 0 for the first), is the next entry of
+ *          GT_COL_NEW_ADDR;
+ *   a + 1  the same address as the a-th most recent P argument of the
+ *          block written new or as a reference, 1 <= a <= GT_ADDR_WINDOW.
+ * Those count in the order of the block's CALLs and of each CALL's
+ * arguments (NULLs do not). A reference never reaches
+ * into another block: every block decodes on its own. Whether an address
+ * is written new or as a reference is the writer's choice (it may forget
+ * one it has seen); a reader decodes both alike. In 2.x blocks each P is
+ * a uv, the address whole.
+ */
+#define GT_ADDR_WINDOW 4096u /* a power of 2 */
+#define GT_ADDR_NULL   0u
+#define GT_ADDR_NEW    1u
+#define GT_ADDR_REF(a) ((uint64_t)(a) + 1)
+
+/* The block's recent addresses, as a reader follows them. */
+struct gt_addr_history {
+	uint64_t recent[GT_ADDR_WINDOW]; /* the n-th address at n % GT_ADDR_WINDOW */
+	uint64_t n;			 /* addresses new or referred to so far */
+	uint64_t last_new;
+};
+
+static inline void gt_addr_history_reset(struct gt_addr_history *h)
+{
+	h->n = 0;
+	h->last_new = 0;
+}
+
+/*
+ * Sets *addr to the address code stands for; delta is the next entry of
+ * GT_COL_NEW_ADDR when code is GT_ADDR_NEW (unused otherwise). Returns 0
+ * if code refers to an address the block has not had.
+ */
+static inline int gt_addr_decode(struct gt_addr_history *h, uint64_t code, int64_t delta,
+				 uint64_t *addr)
+{
+	if (code == GT_ADDR_NULL) {
+		*addr = 0;
+		return 1;
+	}
+	if (code == GT_ADDR_NEW) {
+		h->last_new += (uint64_t)delta;
+		*addr = h->last_new;
+	} else {
+		uint64_t a = code - 1;
+		if (a > GT_ADDR_WINDOW || a > h->n)
+			return 0;
+		*addr = h->recent[(h->n - a) % GT_ADDR_WINDOW];
+	}
+	h->recent[h->n++ % GT_ADDR_WINDOW] = *addr;
+	return 1;
+}
 
 /*
  * END: the image ends. status is the exit status (-1 unknown); user_ns and
@@ -343,7 +411,8 @@ static const char *const gt_drop_reason_names[] = {"no-memory", "lock-timeout"};
  * writer's encoders (gt_encode_<fn> below), the reader's decoder and
  * --dump are generated from them. Encodings:
  *   U  uv, a count or size (shown in decimal)
- *   P  uv, an address; 0 is NULL, MAP_FAILED is all ones (shown in hex)
+ *   P  uv, an address; 0 is NULL, MAP_FAILED is all ones (shown in hex); in
+ *      3.x CALLs, a code ("Addresses")
  *   X  uv, flags (shown in hex)
  *   S  sv, a signed value (shown in decimal)
  *   T  str: uv length, then the bytes (no NUL)
@@ -501,15 +570,21 @@ static inline uint8_t *gt_put_bytes(uint8_t *p, const void *bytes, size_t len)
 
 /*
  * A CALL's arguments as the writer encodes them: at[c] is where the next
- * byte of column c goes (only the GT_COLUMN_OF_* columns are written);
- * gt_encode_<fn>(&args, ...) moves them on. Each column needs
- * GT_CALL_ARGS_MAX bytes, GT_COL_OTHER also the length of any T argument.
+ * byte of column c goes (GT_COLUMN_OF_U, _X, _S and _T); gt_encode_<fn>
+ * (&args, ...) moves them on. Each column needs GT_CALL_ARGS_MAX bytes,
+ * GT_COL_OTHER also the length of any T argument. The P arguments, whose
+ * codes depend on the addresses before them in the block ("Addresses"),
+ * are kept whole in addrs, naddrs of them (set it to 0 first), for the
+ * writer to code where it knows the block.
  */
+#define GT_CALL_ADDRS_MAX 3
 struct gt_call_args {
 	uint8_t *at[GT_COL_COUNT];
+	uint64_t addrs[GT_CALL_ADDRS_MAX];
+	unsigned naddrs;
 };
 #define GT_PUT_ARG_U(field) a->at[GT_COLUMN_OF_U] = gt_put_uv(a->at[GT_COLUMN_OF_U], field);
-#define GT_PUT_ARG_P(field) a->at[GT_COLUMN_OF_P] = gt_put_uv(a->at[GT_COLUMN_OF_P], field);
+#define GT_PUT_ARG_P(field) a->addrs[a->naddrs++] = field;
 #define GT_PUT_ARG_X(field) a->at[GT_COLUMN_OF_X] = gt_put_uv(a->at[GT_COLUMN_OF_X], field);
 #define GT_PUT_ARG_S(field) a->at[GT_COLUMN_OF_S] = gt_put_sv(a->at[GT_COLUMN_OF_S], field);
 #define GT_PUT_ARG_T(field)                                                                        \
@@ -523,6 +598,17 @@ struct gt_call_args {
 	}
 GT_FNS(GT_CALL_ENCODER)
 #undef GT_CALL_ENCODER
+/* No function has more P arguments than GT_CALL_ADDRS_MAX. */
+#define GT_IS_ADDR_U		      0
+#define GT_IS_ADDR_P		      1
+#define GT_IS_ADDR_X		      0
+#define GT_IS_ADDR_S		      0
+#define GT_IS_ADDR_T		      0
+#define GT_IS_ADDR(field, enc, label) +GT_IS_ADDR_##enc
+#define GT_CHECK_ADDRS(NAME, value, name)                                                          \
+	_Static_assert(0 GT_ARGS_##NAME(GT_IS_ADDR) <= GT_CALL_ADDRS_MAX, #name "'s addresses");
+GT_FNS(GT_CHECK_ADDRS)
+#undef GT_CHECK_ADDRS
 
 #define GT_RECORD_ENCODER(NAME, value, name)                                                       \
 	static inline uint8_t *gt_encode_##name##_body(uint8_t *p GT_FIELDS_##NAME(GT_PARAM))      \

@@ -1,7 +1,7 @@
 /*
- * make_bad_columns: writes one-block format 2.0 traces whose columns
- * (format.h, "Columns") are damaged in one way each (a CALL entry in
- * the 1.x layout among them), for the CLI tests:
+ * make_bad_columns: writes one-block traces of this format whose columns
+ * (format.h, "Columns", "Addresses") are damaged in one way each (a CALL
+ * entry in the 1.x layout among them), for the CLI tests:
  * each must end in one clear line and exit status 1, never a crash.
  *
  * Usage: make_bad_columns DIR   (writes DIR/columns-<case>.zst)
@@ -13,6 +13,9 @@
 
 #include "gittrace/format.h"
 
+/* How the malloc's result is written. */
+enum result { RESULT_NEW, RESULT_REF_BEFORE_BLOCK, RESULT_NEW_WITHOUT_DELTA };
+
 /* One damage: how its block's raw bytes and header are made. */
 struct damage {
 	const char *name;
@@ -22,11 +25,12 @@ struct damage {
 	uint8_t token;	      /* the one record */
 	uint32_t time_shift;  /* of the header */
 	uint64_t claimed_len; /* GT_COL_SIZE's length as the directory says it */
+	enum result result;
 };
 
 /*
- * A malloc of 32 bytes at 0x1000: token, dts 0, size 32, result 0x1000 (all
- * one byte each), laid out as the damage says.
+ * A malloc of 32 bytes at 0x1000: token, dts 0, size 32, result new (one
+ * byte each) and its delta 0x1000 (two), laid out as the damage says.
  */
 static size_t make_raw(const struct damage *d, uint8_t *raw)
 {
@@ -40,8 +44,11 @@ static size_t make_raw(const struct damage *d, uint8_t *raw)
 	col[GT_COL_SIZE][len[GT_COL_SIZE]++] = 32;
 	if (d->extra_size_byte)
 		col[GT_COL_SIZE][len[GT_COL_SIZE]++] = 7;
-	gt_put_uv(col[GT_COL_ADDR], 0x1000);
-	len[GT_COL_ADDR] = 2;
+	col[GT_COL_ADDR][len[GT_COL_ADDR]++] =
+		d->result == RESULT_REF_BEFORE_BLOCK ? GT_ADDR_REF(1) : GT_ADDR_NEW;
+	if (d->result == RESULT_NEW)
+		len[GT_COL_NEW_ADDR] =
+			(size_t)(gt_put_sv(col[GT_COL_NEW_ADDR], 0x1000) - col[GT_COL_NEW_ADDR]);
 	uint8_t *p = gt_put_uv(raw, d->ncolumns);
 	for (uint64_t c = 0; c < d->ncolumns; c++)
 		p = gt_put_uv(p, c == GT_COL_SIZE && d->claimed_len ? d->claimed_len
@@ -63,8 +70,8 @@ static int write_trace(const char *dir, const struct damage *d)
 		return -1;
 	struct gt_block_header h = {
 		.magic = GT_BLOCK_MAGIC,
-		.major = 2,
-		.minor = 0,
+		.major = GT_FORMAT_MAJOR,
+		.minor = GT_FORMAT_MINOR,
 		.image_id = 0x2222,
 		.pid = 22,
 		.frame_size = (uint32_t)fsz,
@@ -92,14 +99,16 @@ int main(int argc, char **argv)
 	}
 	const uint8_t malloc_call = GT_CALL_TOKEN | GT_FN_MALLOC;
 	const struct damage damages[] = {
-		{"good", GT_COL_COUNT, 1, 0, malloc_call, 10, 0},
-		{"few", GT_COL_COUNT - 1, 1, 0, malloc_call, 10, 0},
-		{"past", GT_COL_COUNT, 1, 0, malloc_call, 10, 12},
-		{"short", GT_COL_COUNT, 0, 0, malloc_call, 10, 0},
-		{"left", GT_COL_COUNT, 1, 1, malloc_call, 10, 0},
-		{"fn", GT_COL_COUNT, 1, 0, GT_CALL_TOKEN | GT_CALL_FN, 10, 0},
-		{"shift", GT_COL_COUNT, 1, 0, malloc_call, GT_MAX_TIME_SHIFT + 1, 0},
-		{"calltag", GT_COL_COUNT, 1, 0, GT_REC_CALL, 10, 0},
+		{"good", GT_COL_COUNT, 1, 0, malloc_call, 10, 0, RESULT_NEW},
+		{"few", GT_COL_COUNT - 1, 1, 0, malloc_call, 10, 0, RESULT_NEW},
+		{"past", GT_COL_COUNT, 1, 0, malloc_call, 10, 12, RESULT_NEW},
+		{"short", GT_COL_COUNT, 0, 0, malloc_call, 10, 0, RESULT_NEW},
+		{"left", GT_COL_COUNT, 1, 1, malloc_call, 10, 0, RESULT_NEW},
+		{"fn", GT_COL_COUNT, 1, 0, GT_CALL_TOKEN | GT_CALL_FN, 10, 0, RESULT_NEW},
+		{"shift", GT_COL_COUNT, 1, 0, malloc_call, GT_MAX_TIME_SHIFT + 1, 0, RESULT_NEW},
+		{"calltag", GT_COL_COUNT, 1, 0, GT_REC_CALL, 10, 0, RESULT_NEW},
+		{"ref", GT_COL_COUNT, 1, 0, malloc_call, 10, 0, RESULT_REF_BEFORE_BLOCK},
+		{"newaddr", GT_COL_COUNT, 1, 0, malloc_call, 10, 0, RESULT_NEW_WITHOUT_DELTA},
 	};
 	for (size_t i = 0; i < sizeof(damages) / sizeof(damages[0]); i++)
 		if (write_trace(argv[1], &damages[i])) {

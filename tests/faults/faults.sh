@@ -22,10 +22,11 @@ demo_repo "$make_demo" "$work/demo" 2
 export HOME=$work TZ=UTC GIT_CEILING_DIRECTORIES=$work
 clean_gittrace_env
 
-# The workloads: a read that makes many calls (a trace of some 100 KB) and
-# a write with a child (repack runs pack-objects). Repack gets a fresh
-# copy of the repository for each run.
-log_cmd=("$GIT" -C "$work/demo" log --raw --all)
+# The workloads: a read that makes many calls (a trace of some 80 KB in
+# format 3.0: well over the 32 KiB tmpfs below, which it must fill) and a
+# write with a child (repack runs pack-objects). Repack gets a fresh copy
+# of the repository for each run.
+log_cmd=("$GIT" -C "$work/demo" log -p --all)
 repack_cmd=("$GIT" -C "$work/repack" repack -adfq)
 
 # dashes_at ARGS...: how many of ARGS come before the first "--".

@@ -62,10 +62,10 @@ int main(void)
 	thread(1);
 	call(GT_FN_FREE, base + 500000, 0, 0, p);
 
-	uint8_t raw[2048], *q = gt_put_uv(raw, GT_COL_COUNT);
-	for (int c = 0; c < GT_COL_COUNT; c++)
+	uint8_t raw[2048], *q = gt_put_uv(raw, GT_COL_COUNT_2);
+	for (int c = 0; c < GT_COL_COUNT_2; c++)
 		q = gt_put_uv(q, len[c]);
-	for (int c = 0; c < GT_COL_COUNT; c++) {
+	for (int c = 0; c < GT_COL_COUNT_2; c++) {
 		memcpy(q, col[c], len[c]);
 		q += len[c];
 	}

@@ -1,0 +1,20 @@
+/* The addresses the block being filled has had (addr_refs.c). */
+#ifndef GT_ADDR_REFS_H
+#define GT_ADDR_REFS_H
+
+#include <stdint.h>
+
+/* Sets up the table (at an image's start); -1 if out of memory. */
+int gt_addr_refs_init(void);
+
+/* Forgets the block's addresses: a new block starts (format.h, "Addresses"). */
+void gt_addr_refs_block_start(void);
+
+/*
+ * The code of addr in format.h's "Addresses"; when it is GT_ADDR_NEW,
+ * *delta is the entry for GT_COL_NEW_ADDR. Called for every P argument of
+ * the block in order, with the stream lock held.
+ */
+uint64_t gt_addr_refs_code(uint64_t addr, int64_t *delta);
+
+#endif /* GT_ADDR_REFS_H */
