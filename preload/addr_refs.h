@@ -2,6 +2,8 @@
 #ifndef GT_ADDR_REFS_H
 #define GT_ADDR_REFS_H
 
+#include "gittrace/format.h"
+
 #include <stdint.h>
 
 /* Sets up the table (at an image's start); -1 if out of memory. */
@@ -11,10 +13,11 @@ int gt_addr_refs_init(void);
 void gt_addr_refs_block_start(void);
 
 /*
- * The code of addr in format.h's "Addresses"; when it is GT_ADDR_NEW,
- * *delta is the entry for GT_COL_NEW_ADDR. Called for every P argument of
- * the block in order, with the stream lock held.
+ * The code of addr in format.h's "Addresses", as an argument of the given
+ * role (GT_ADDR_PLAIN outside heap calls) in a call of bytes; when it is
+ * GT_ADDR_NEW, *delta is the entry for GT_COL_NEW_ADDR. Called for every
+ * P argument of the block in order, with the stream lock held.
  */
-uint64_t gt_addr_refs_code(uint64_t addr, int64_t *delta);
+uint64_t gt_addr_refs_code(uint64_t addr, enum gt_addr_role role, uint64_t bytes, int64_t *delta);
 
 #endif /* GT_ADDR_REFS_H */

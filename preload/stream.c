@@ -265,12 +265,13 @@ static size_t args_len(const struct gt_call_bytes *a)
 	       a->args.naddrs * 2 * GT_UV_MAX;
 }
 
-/* The call's P arguments, coded against the block's addresses (format.h, "Addresses"). */
-static void put_addrs(const struct gt_call_args *a)
+/* The P arguments of a call of fn, coded against the block's addresses (format.h, "Addresses"). */
+static void put_addrs(enum gt_fn fn, const struct gt_call_args *a)
 {
 	for (unsigned i = 0; i < a->naddrs; i++) {
 		int64_t delta = 0;
-		uint64_t code = gt_addr_refs_code(a->addrs[i], &delta);
+		enum gt_addr_role role = gt_fn_is_heap(fn) ? a->roles[i] : GT_ADDR_PLAIN;
+		uint64_t code = gt_addr_refs_code(a->addrs[i], role, a->bytes, &delta);
 		put_uv(GT_COL_ADDR, code);
 		if (code == GT_ADDR_NEW)
 			put_uv(GT_COL_NEW_ADDR, gt_zigzag(delta));
@@ -299,7 +300,7 @@ static void put_call(enum gt_fn fn, int timed, int sampled, uint64_t t, uint64_t
 		put_uv(GT_COL_STACK, stack_id);
 	put(GT_COL_SIZE, a->from[GT_COL_SIZE],
 	    (size_t)(a->args.at[GT_COL_SIZE] - a->from[GT_COL_SIZE]));
-	put_addrs(&a->args);
+	put_addrs(fn, &a->args);
 	put(GT_COL_OTHER, a->from[GT_COL_OTHER],
 	    (size_t)(a->args.at[GT_COL_OTHER] - a->from[GT_COL_OTHER]));
 	st.records++;

@@ -44,6 +44,7 @@ static inline void gt_call_bytes_init(struct gt_call_bytes *b, uint8_t *size, ui
 	b->from[GT_COL_SIZE] = b->args.at[GT_COL_SIZE] = size;
 	b->from[GT_COL_OTHER] = b->args.at[GT_COL_OTHER] = other;
 	b->args.naddrs = 0;
+	b->args.bytes = 1;
 }
 
 /*

@@ -163,9 +163,15 @@ static void *list(struct gt_record *r, size_t n, size_t size)
 #define GT_CLEAR_S(field)	    o->field = 0;
 #define GT_CLEAR_T(field)	    o->field = (struct gt_str){"", 0};
 #define GT_CLEAR(field, enc, label) GT_CLEAR_##enc(field)
-/* A 2.x CALL's argument, from the column of its encoding; an address by get_addr. */
-#define GT_GET_COLUMN_U(field) GT_GET_U(field)
-#define GT_GET_COLUMN_P(field) o->field = get_addr(it);
+/*
+ * A 2.x CALL's argument, from the column of its encoding; an address by
+ * get_addr, as an argument of its role, in a call of the bytes its sizes
+ * so far make (format.h, "Addresses").
+ */
+#define GT_GET_COLUMN_U(field)                                                                     \
+	GT_GET_U(field)                                                                            \
+	bytes *= GT_ADDR_BYTES_##field(o->field);
+#define GT_GET_COLUMN_P(field) o->field = get_addr(it, GT_ADDR_ROLE_##field, bytes);
 #define GT_GET_COLUMN_X(field) GT_GET_X(field)
 #define GT_GET_COLUMN_S(field) GT_GET_S(field)
 #define GT_GET_COLUMN_T(field) GT_GET_T(field)
@@ -177,21 +183,26 @@ static void *list(struct gt_record *r, size_t n, size_t size)
 	}
 
 /* The next address of a 2.x or later CALL (format.h, "Addresses"). */
-static uint64_t get_addr(struct gt_rec_iter *it)
+static uint64_t get_addr(struct gt_rec_iter *it, enum gt_addr_role role, uint64_t bytes)
 {
 	uint64_t code = gt_get_uv(&it->col[GT_COL_ADDR]);
 	if (!it->addr_refs)
 		return code; /* 2.x: the address whole */
 	int64_t delta = code == GT_ADDR_NEW ? gt_get_sv(&it->col[GT_COL_NEW_ADDR]) : 0;
 	uint64_t addr;
-	if (!gt_addr_decode(&it->addrs, code, delta, &addr))
-		gt_die("corrupt block at offset %llu: a call at offset %llu refers to an address "
-		       "%llu back, which its block cannot have (%llu so far, at most %u back)",
-		       (unsigned long long)it->b->offset,
-		       (unsigned long long)(it->records_start + it->pos - 1), /* its token */
-		       (unsigned long long)(code - 1), (unsigned long long)it->addrs.n,
-		       GT_ADDR_WINDOW);
-	return addr;
+	if (!gt_fn_is_heap(it->call.fn))
+		role = GT_ADDR_PLAIN;
+	if (gt_addr_decode(&it->addrs, code, delta, role, bytes, &addr))
+		return addr;
+	unsigned long long block = it->b->offset, call = it->records_start + it->pos - 1;
+	if (code == GT_ADDR_FROM_FREED)
+		gt_die("corrupt block at offset %llu: a call at offset %llu takes a freed block "
+		       "its block does not hold for it",
+		       block, call);
+	gt_die("corrupt block at offset %llu: a call at offset %llu refers to an address %llu "
+	       "back, which its block cannot have (%llu so far, at most %u back)",
+	       block, call, (unsigned long long)(code - 2), (unsigned long long)it->addrs.n,
+	       GT_ADDR_WINDOW);
 }
 
 /* A 2.x CALL: its token, then its fields from the columns (format.h, CALL). */
@@ -224,6 +235,7 @@ static void decode_call_columns(struct gt_rec_iter *it, uint8_t token)
 		o->dur_ns = gt_get_uv(&it->col[GT_COL_DURATION]);
 	if (token & GT_CALL_STACK)
 		o->stack = gt_get_uv(&it->col[GT_COL_STACK]);
+	uint64_t bytes = 1; /* of a block returned, as its U arguments go by */
 #define GT_DECODE_CASE(NAME, value, name)                                                          \
 	case GT_FN_##NAME:                                                                         \
 		GT_ARGS_##NAME(GT_GET_FROM_COLUMN) break;

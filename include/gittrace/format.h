@@ -65,8 +65,9 @@
  * token, timed on a sample of calls (IMAGE timed_one_in), its time in the
  * block's unit (header time_shift, was reserved); free unwound no more
  * (its stack is its allocation's). 3.0 — addresses as references to the
- * block's recent ones, new ones as deltas in their own column (see
- * "Addresses"); 2.0 readers cannot read them, hence the MAJOR.
+ * block's recent ones or to its freed blocks by size class, new ones as
+ * deltas in their own column (see "Addresses"); 2.0 readers cannot read
+ * them, hence the MAJOR.
  */
 #ifndef GITTRACE_FORMAT_H
 #define GITTRACE_FORMAT_H
@@ -268,68 +269,6 @@ enum gt_column {
 #define GT_COLUMN_DIRECTORY_MAX (GT_UV_MAX * (1 + GT_COL_COUNT))
 
 /*
- * Addresses (3.x). Most pointers a program frees were returned by a recent
- * allocation, and most blocks an allocator returns were freed recently:
- * written whole, each address took 6 or 7 bytes that the compressor found
- * again only in part (in 2.0, addresses were 61% of a trace). So each P
- * argument of a CALL is one uv code in GT_COL_ADDR:
- *   0      the address 0 (NULL);
- *   1      a new address: sv, its difference from the block's previous new
- *          address (from 0 for the first), is the next entry of
- *          GT_COL_NEW_ADDR;
- *   a + 1  the same address as the a-th most recent P argument of the
- *          block written new or as a reference, 1 <= a <= GT_ADDR_WINDOW.
- * Those count in the order of the block's CALLs and of each CALL's
- * arguments (NULLs do not). A reference never reaches
- * into another block: every block decodes on its own. Whether an address
- * is written new or as a reference is the writer's choice (it may forget
- * one it has seen); a reader decodes both alike. In 2.x blocks each P is
- * a uv, the address whole.
- */
-#define GT_ADDR_WINDOW 4096u /* a power of 2 */
-#define GT_ADDR_NULL   0u
-#define GT_ADDR_NEW    1u
-#define GT_ADDR_REF(a) ((uint64_t)(a) + 1)
-
-/* The block's recent addresses, as a reader follows them. */
-struct gt_addr_history {
-	uint64_t recent[GT_ADDR_WINDOW]; /* the n-th address at n % GT_ADDR_WINDOW */
-	uint64_t n;			 /* addresses new or referred to so far */
-	uint64_t last_new;
-};
-
-static inline void gt_addr_history_reset(struct gt_addr_history *h)
-{
-	h->n = 0;
-	h->last_new = 0;
-}
-
-/*
- * Sets *addr to the address code stands for; delta is the next entry of
- * GT_COL_NEW_ADDR when code is GT_ADDR_NEW (unused otherwise). Returns 0
- * if code refers to an address the block has not had.
- */
-static inline int gt_addr_decode(struct gt_addr_history *h, uint64_t code, int64_t delta,
-				 uint64_t *addr)
-{
-	if (code == GT_ADDR_NULL) {
-		*addr = 0;
-		return 1;
-	}
-	if (code == GT_ADDR_NEW) {
-		h->last_new += (uint64_t)delta;
-		*addr = h->last_new;
-	} else {
-		uint64_t a = code - 1;
-		if (a > GT_ADDR_WINDOW || a > h->n)
-			return 0;
-		*addr = h->recent[(h->n - a) % GT_ADDR_WINDOW];
-	}
-	h->recent[h->n++ % GT_ADDR_WINDOW] = *addr;
-	return 1;
-}
-
-/*
  * END: the image ends. status is the exit status (-1 unknown); user_ns and
  * system_ns are the CPU of all threads of this image since it started
  * (getrusage(RUSAGE_SELF) minus its value at image start, because rusage
@@ -477,6 +416,194 @@ static const char *const gt_fn_names[GT_FN_COUNT] = {
 #undef GT_FN_NAME
 };
 
+/*
+ * Addresses (3.x). Most pointers a program frees were returned by a recent
+ * allocation, and most blocks an allocator returns were freed recently:
+ * written whole, each address took 6 or 7 bytes that the compressor found
+ * again only in part (in 2.0, addresses were 61% of a trace). So each P
+ * argument of a CALL is one uv code in GT_COL_ADDR:
+ *   0      the address 0 (NULL);
+ *   1      a new address: sv, its difference from the block's previous new
+ *          address (from 0 for the first), is the next entry of
+ *          GT_COL_NEW_ADDR;
+ *   2      for a block returned (below) only: the block its size class's
+ *          list of freed blocks holds last, which it leaves;
+ *   a + 2  the same address as the a-th most recent address of the block,
+ *          1 <= a <= GT_ADDR_WINDOW.
+ * Every address but NULL counts in the block's history, in the order of
+ * the block's CALLs and of each CALL's arguments.
+ *
+ * In a CALL of the malloc family (gt_fn_is_heap) a `result` is a block
+ * returned, of the product of the call's `size` and `nmemb` bytes, and a
+ * `ptr` a block given back. Allocators hand out first the block freed last
+ * among those of its size class (glibc's tcache and fast bins are LIFO per
+ * 16-byte class), so each block of the history has a class: that of its
+ * bytes (gt_addr_class) where it was returned; else that of the address it
+ * refers to (0 when new). A block given back whose code refers to one of
+ * class c becomes the last of c's list (struct gt_addr_freed).
+ *
+ * A reference never reaches into another block: every block decodes on
+ * its own, history and lists starting empty. Whether an address is written
+ * new, as a reference or from its list is the writer's choice (it may
+ * forget what it has seen); a reader decodes each alike. In 2.x blocks
+ * each P is a uv, the address whole.
+ */
+#define GT_ADDR_WINDOW	   4096u /* a power of 2 */
+#define GT_ADDR_NULL	   0u
+#define GT_ADDR_NEW	   1u
+#define GT_ADDR_FROM_FREED 2u
+#define GT_ADDR_REF(a)	   ((uint64_t)(a) + 2)
+
+static inline int gt_fn_is_heap(unsigned fn)
+{
+	return fn < GT_FN_MMAP;
+}
+
+/* What a P argument is to the heap, by the argument's name (heap calls only). */
+enum gt_addr_role { GT_ADDR_PLAIN, GT_ADDR_RETURNED, GT_ADDR_GIVEN_BACK };
+#define GT_ADDR_ROLE_ptr      GT_ADDR_GIVEN_BACK
+#define GT_ADDR_ROLE_result   GT_ADDR_RETURNED
+#define GT_ADDR_ROLE_addr     GT_ADDR_PLAIN
+#define GT_ADDR_ROLE_old_addr GT_ADDR_PLAIN
+#define GT_ADDR_ROLE_new_addr GT_ADDR_PLAIN
+/* The factor a U argument is of a block's bytes, by the argument's name. */
+#define GT_ADDR_BYTES_size(v)	 (v)
+#define GT_ADDR_BYTES_nmemb(v)	 (v)
+#define GT_ADDR_BYTES_align(v)	 1
+#define GT_ADDR_BYTES_ret(v)	 1
+#define GT_ADDR_BYTES_len(v)	 1
+#define GT_ADDR_BYTES_offset(v)	 1
+#define GT_ADDR_BYTES_old_len(v) 1
+#define GT_ADDR_BYTES_new_len(v) 1
+
+/*
+ * The size class of a block of bytes: glibc's chunk of it (8 bytes of
+ * header, 16-byte steps, 32 at least) in 16-byte units; 0 (none) above
+ * GT_ADDR_CLASS_MAX_BYTES, where allocators map blocks of their own.
+ */
+#define GT_ADDR_CLASS_MAX_BYTES (64u << 10)
+static inline unsigned gt_addr_class(uint64_t bytes)
+{
+	if (bytes > GT_ADDR_CLASS_MAX_BYTES)
+		return 0;
+	uint64_t chunk = (bytes + 8 + 15) & ~(uint64_t)15;
+	return (unsigned)((chunk < 32 ? 32 : chunk) / 16);
+}
+
+/*
+ * The block's lists of freed blocks: GT_ADDR_FREED_LISTS of them, one
+ * class each at a time (class % GT_ADDR_FREED_LISTS picks the list; a
+ * block of another class given back starts it afresh), each the last
+ * GT_ADDR_FREED_DEPTH blocks given back.
+ */
+#define GT_ADDR_FREED_LISTS 256u
+#define GT_ADDR_FREED_DEPTH 8u
+struct gt_addr_freed {
+	struct gt_addr_freed_list {
+		uint16_t cls;
+		uint8_t n, last; /* blocks held; the slot of the last */
+		uint64_t addr[GT_ADDR_FREED_DEPTH];
+	} list[GT_ADDR_FREED_LISTS];
+};
+
+static inline void gt_addr_freed_reset(struct gt_addr_freed *f)
+{
+	memset(f, 0, sizeof(*f));
+}
+
+static inline void gt_addr_freed_push(struct gt_addr_freed *f, unsigned cls, uint64_t addr)
+{
+	struct gt_addr_freed_list *l = &f->list[cls % GT_ADDR_FREED_LISTS];
+	if (l->cls != cls) {
+		l->cls = (uint16_t)cls;
+		l->n = 0;
+	}
+	l->last = (uint8_t)((l->last + 1) % GT_ADDR_FREED_DEPTH);
+	l->addr[l->last] = addr;
+	if (l->n < GT_ADDR_FREED_DEPTH)
+		l->n++;
+}
+
+/* The last block of class cls's list, or 0 if it holds none. */
+static inline uint64_t gt_addr_freed_last(const struct gt_addr_freed *f, unsigned cls)
+{
+	const struct gt_addr_freed_list *l = &f->list[cls % GT_ADDR_FREED_LISTS];
+	return cls && l->cls == cls && l->n ? l->addr[l->last] : 0;
+}
+
+/* Takes the last block off class cls's list (gt_addr_freed_last said one). */
+static inline void gt_addr_freed_take(struct gt_addr_freed *f, unsigned cls)
+{
+	struct gt_addr_freed_list *l = &f->list[cls % GT_ADDR_FREED_LISTS];
+	l->last = (uint8_t)((l->last + GT_ADDR_FREED_DEPTH - 1) % GT_ADDR_FREED_DEPTH);
+	l->n--;
+}
+
+/*
+ * The class an address gets in the history: a block returned, that of its
+ * bytes; else that of the address it refers to (referred_cls, 0 if none).
+ */
+static inline unsigned gt_addr_class_of(enum gt_addr_role role, uint64_t bytes,
+					unsigned referred_cls)
+{
+	return role == GT_ADDR_RETURNED ? gt_addr_class(bytes) : referred_cls;
+}
+
+/* The block's addresses so far, as a reader follows them. */
+struct gt_addr_history {
+	struct {
+		uint64_t addr;
+		unsigned cls;
+	} recent[GT_ADDR_WINDOW]; /* the n-th address at n % GT_ADDR_WINDOW */
+	uint64_t n;		  /* addresses but NULLs so far */
+	uint64_t last_new;
+	struct gt_addr_freed freed;
+};
+
+static inline void gt_addr_history_reset(struct gt_addr_history *h)
+{
+	h->n = 0;
+	h->last_new = 0;
+	gt_addr_freed_reset(&h->freed);
+}
+
+/*
+ * Sets *addr to the address code stands for, as an argument of the given
+ * role (GT_ADDR_PLAIN outside heap calls) in a call of bytes; delta is the
+ * next entry of GT_COL_NEW_ADDR when code is GT_ADDR_NEW (unused
+ * otherwise). Returns 0 if code refers to what the block has not had.
+ */
+static inline int gt_addr_decode(struct gt_addr_history *h, uint64_t code, int64_t delta,
+				 enum gt_addr_role role, uint64_t bytes, uint64_t *addr)
+{
+	unsigned referred_cls = 0;
+	if (code == GT_ADDR_NULL) {
+		*addr = 0;
+		return 1;
+	}
+	if (code == GT_ADDR_NEW) {
+		h->last_new += (uint64_t)delta;
+		*addr = h->last_new;
+	} else if (code == GT_ADDR_FROM_FREED) {
+		unsigned cls = gt_addr_class(bytes);
+		*addr = role == GT_ADDR_RETURNED ? gt_addr_freed_last(&h->freed, cls) : 0;
+		if (!*addr)
+			return 0;
+		gt_addr_freed_take(&h->freed, cls);
+	} else {
+		uint64_t a = code - 2;
+		if (a > GT_ADDR_WINDOW || a > h->n)
+			return 0;
+		*addr = h->recent[(h->n - a) % GT_ADDR_WINDOW].addr;
+		referred_cls = h->recent[(h->n - a) % GT_ADDR_WINDOW].cls;
+		if (role == GT_ADDR_GIVEN_BACK && referred_cls)
+			gt_addr_freed_push(&h->freed, referred_cls, *addr);
+	}
+	h->recent[h->n % GT_ADDR_WINDOW].addr = *addr;
+	h->recent[h->n++ % GT_ADDR_WINDOW].cls = gt_addr_class_of(role, bytes, referred_cls);
+	return 1;
+}
+
 /* ---- encoding helpers (writer side) -------------------------------- */
 
 /* Longest ULEB128 of a 64-bit value. */
@@ -574,17 +701,24 @@ static inline uint8_t *gt_put_bytes(uint8_t *p, const void *bytes, size_t len)
  * (&args, ...) moves them on. Each column needs GT_CALL_ARGS_MAX bytes,
  * GT_COL_OTHER also the length of any T argument. The P arguments, whose
  * codes depend on the addresses before them in the block ("Addresses"),
- * are kept whole in addrs, naddrs of them (set it to 0 first), for the
- * writer to code where it knows the block.
+ * are kept whole in addrs, naddrs of them (set it to 0 first), with what
+ * the coding needs besides (roles, bytes), for the writer to code where it
+ * knows the block.
  */
 #define GT_CALL_ADDRS_MAX 3
 struct gt_call_args {
 	uint8_t *at[GT_COL_COUNT];
 	uint64_t addrs[GT_CALL_ADDRS_MAX];
+	enum gt_addr_role roles[GT_CALL_ADDRS_MAX]; /* by name: for heap calls only */
 	unsigned naddrs;
+	uint64_t bytes; /* of a block returned: the product of size and nmemb (set it to 1) */
 };
-#define GT_PUT_ARG_U(field) a->at[GT_COLUMN_OF_U] = gt_put_uv(a->at[GT_COLUMN_OF_U], field);
-#define GT_PUT_ARG_P(field) a->addrs[a->naddrs++] = field;
+#define GT_PUT_ARG_U(field)                                                                        \
+	a->at[GT_COLUMN_OF_U] = gt_put_uv(a->at[GT_COLUMN_OF_U], field);                           \
+	a->bytes *= GT_ADDR_BYTES_##field(field);
+#define GT_PUT_ARG_P(field)                                                                        \
+	a->addrs[a->naddrs] = field;                                                               \
+	a->roles[a->naddrs++] = GT_ADDR_ROLE_##field;
 #define GT_PUT_ARG_X(field) a->at[GT_COLUMN_OF_X] = gt_put_uv(a->at[GT_COLUMN_OF_X], field);
 #define GT_PUT_ARG_S(field) a->at[GT_COLUMN_OF_S] = gt_put_sv(a->at[GT_COLUMN_OF_S], field);
 #define GT_PUT_ARG_T(field)                                                                        \

@@ -14,7 +14,7 @@
 #include "gittrace/format.h"
 
 /* How the malloc's result is written. */
-enum result { RESULT_NEW, RESULT_REF_BEFORE_BLOCK, RESULT_NEW_WITHOUT_DELTA };
+enum result { RESULT_NEW, RESULT_REF_BEFORE_BLOCK, RESULT_NEW_WITHOUT_DELTA, RESULT_NOT_FREED };
 
 /* One damage: how its block's raw bytes and header are made. */
 struct damage {
@@ -44,8 +44,9 @@ static size_t make_raw(const struct damage *d, uint8_t *raw)
 	col[GT_COL_SIZE][len[GT_COL_SIZE]++] = 32;
 	if (d->extra_size_byte)
 		col[GT_COL_SIZE][len[GT_COL_SIZE]++] = 7;
-	col[GT_COL_ADDR][len[GT_COL_ADDR]++] =
-		d->result == RESULT_REF_BEFORE_BLOCK ? GT_ADDR_REF(1) : GT_ADDR_NEW;
+	col[GT_COL_ADDR][len[GT_COL_ADDR]++] = d->result == RESULT_REF_BEFORE_BLOCK ? GT_ADDR_REF(1)
+					       : d->result == RESULT_NOT_FREED ? GT_ADDR_FROM_FREED
+									       : GT_ADDR_NEW;
 	if (d->result == RESULT_NEW)
 		len[GT_COL_NEW_ADDR] =
 			(size_t)(gt_put_sv(col[GT_COL_NEW_ADDR], 0x1000) - col[GT_COL_NEW_ADDR]);
@@ -109,6 +110,7 @@ int main(int argc, char **argv)
 		{"calltag", GT_COL_COUNT, 1, 0, GT_REC_CALL, 10, 0, RESULT_NEW},
 		{"ref", GT_COL_COUNT, 1, 0, malloc_call, 10, 0, RESULT_REF_BEFORE_BLOCK},
 		{"newaddr", GT_COL_COUNT, 1, 0, malloc_call, 10, 0, RESULT_NEW_WITHOUT_DELTA},
+		{"notfreed", GT_COL_COUNT, 1, 0, malloc_call, 10, 0, RESULT_NOT_FREED},
 	};
 	for (size_t i = 0; i < sizeof(damages) / sizeof(damages[0]); i++)
 		if (write_trace(argv[1], &damages[i])) {

@@ -1,10 +1,11 @@
 /*
  * format.h's "Addresses" end to end: the writer's coder (preload/addr_refs.c)
- * against the reader's decoder (gt_addr_decode), over random runs of
- * addresses with NULLs, fresh ones, repeats at every distance (the window's
- * edge included), extreme values and block starts. Every address must come
- * back, repeats within a block and the window must become references, and
- * nothing may refer past a block's start or the window.
+ * against the reader's decoder (gt_addr_decode), over random runs of heap
+ * and map calls from a model allocator that hands out freed blocks LIFO by
+ * size class, with NULLs, extreme values, repeats at every distance and
+ * block starts. Every address must come back; repeats must become
+ * references and reused blocks codes from their class's list; nothing may
+ * refer past a block's start or the window.
  */
 #include "../check.h"
 #include "addr_refs.h"
@@ -12,9 +13,13 @@
 
 #include <stdlib.h>
 
-#define RUN 200000
+#define RUN 300000
 
-static uint64_t addrs[RUN];
+struct arg {
+	uint64_t addr, bytes;
+	enum gt_addr_role role;
+};
+
 static uint64_t rng = 0x9e3779b97f4a7c15u;
 
 static uint64_t next_random(void)
@@ -25,27 +30,59 @@ static uint64_t next_random(void)
 	return rng;
 }
 
-/* The i-th address of the run: repeats of recent ones, mostly. */
-static uint64_t pick(size_t i)
+/* The model allocator: live blocks, and freed ones LIFO by class. */
+#define LIVE_MAX 4096
+struct block {
+	uint64_t addr, bytes;
+};
+static struct block live[LIVE_MAX];
+static size_t nlive;
+static uint64_t freed[8][64]; /* by the index of its size in sizes[] */
+static size_t nfreed[8];
+static uint64_t fresh = 0x10000;
+static const uint64_t sizes[8] = {16, 24, 40, 100, 1000, 5000, 60000, 1 << 20};
+
+static struct arg next_arg(void)
 {
 	uint64_t r = next_random();
-	switch (r % 8) {
-	case 0:
-		return 0;
-	case 1:
-		return (r >> 8) & ~(uint64_t)15; /* fresh */
-	case 2: {
-		static const uint64_t extremes[] = {1, UINT64_MAX, 0x8000000000000000u,
-						    0x7fffffffffffffffu};
-		return extremes[(r >> 8) % 4];
+	switch (r % 16) {
+	case 0: /* free(NULL) */
+		return (struct arg){0, 1, GT_ADDR_GIVEN_BACK};
+	case 1: { /* a map call's address, or an extreme one */
+		static const uint64_t odd[] = {1, UINT64_MAX, 0x8000000000000000u, 0x7f0000001000u};
+		return (struct arg){odd[(r >> 8) % 4], 1, GT_ADDR_PLAIN};
 	}
-	case 3: /* at the window's edge, or just past it */
-		return i > GT_ADDR_WINDOW ? addrs[i - GT_ADDR_WINDOW + (r >> 8) % 3] : 42;
-	default: { /* a recent one */
-		size_t back = 1 + (size_t)((r >> 8) % (r & 16 ? 8 : 3000));
-		return i >= back ? addrs[i - back] : 0x1000;
+	case 2:
+	case 3:
+	case 4:
+	case 5:
+	case 6:
+	case 7: { /* an allocation */
+		unsigned k = (unsigned)((r >> 8) % 8);
+		uint64_t a = nfreed[k] && (r >> 16) % 4 ? freed[k][--nfreed[k]] : (fresh += 0x40);
+		if (nlive < LIVE_MAX)
+			live[nlive++] = (struct block){a, sizes[k]};
+		return (struct arg){a, sizes[k], GT_ADDR_RETURNED};
+	}
+	default: { /* a free: of a recent block mostly */
+		if (!nlive)
+			return (struct arg){0, 1, GT_ADDR_GIVEN_BACK};
+		size_t back = 1 + (size_t)((r >> 8) % (r & 16 ? 4 : nlive));
+		size_t i = nlive > back ? nlive - back : 0;
+		uint64_t a = live[i].addr, bytes = live[i].bytes;
+		live[i] = live[--nlive];
+		for (unsigned k = 0; k < 8; k++)
+			if (sizes[k] == bytes && nfreed[k] < 64)
+				freed[k][nfreed[k]++] = a;
+		return (struct arg){a, 1, GT_ADDR_GIVEN_BACK};
 	}
 	}
+}
+
+static uint64_t code(uint64_t addr, enum gt_addr_role role, uint64_t bytes)
+{
+	int64_t delta;
+	return gt_addr_refs_code(addr, role, bytes, &delta);
 }
 
 int main(void)
@@ -53,64 +90,99 @@ int main(void)
 	CHECK(gt_addr_refs_init() == 0);
 	struct gt_addr_history *h = malloc(sizeof(*h));
 	gt_addr_history_reset(h);
-	uint64_t refs = 0, news = 0;
+	uint64_t refs = 0, news = 0, from_freed = 0;
 	size_t block_len = 0;
 	for (size_t i = 0; i < RUN; i++) {
-		addrs[i] = pick(i);
+		struct arg a = next_arg();
 		if (next_random() % 5000 == 0) { /* a new block */
 			gt_addr_refs_block_start();
 			gt_addr_history_reset(h);
 			block_len = 0;
 		}
 		int64_t delta = 0;
-		uint64_t code = gt_addr_refs_code(addrs[i], &delta), got = 0;
-		if (code == GT_ADDR_NEW)
+		uint64_t c = gt_addr_refs_code(a.addr, a.role, a.bytes, &delta), got = 0;
+		if (c == GT_ADDR_NEW)
 			news++;
-		else if (code != GT_ADDR_NULL) {
+		else if (c == GT_ADDR_FROM_FREED)
+			from_freed++;
+		else if (c != GT_ADDR_NULL) {
 			refs++;
-			CHECK(code - 1 <= GT_ADDR_WINDOW && code - 1 <= block_len);
+			CHECK(c - 2 <= GT_ADDR_WINDOW && c - 2 <= block_len);
 		}
-		CHECK((code == GT_ADDR_NULL) == (addrs[i] == 0));
-		CHECK(gt_addr_decode(h, code, delta, &got));
-		if (got != addrs[i]) {
+		CHECK((c == GT_ADDR_NULL) == (a.addr == 0));
+		CHECK(c != GT_ADDR_FROM_FREED || a.role == GT_ADDR_RETURNED);
+		CHECK(gt_addr_decode(h, c, delta, a.role, a.bytes, &got));
+		if (got != a.addr) {
 			fprintf(stderr, "address %zu: %#llx came back as %#llx\n", i,
-				(unsigned long long)addrs[i], (unsigned long long)got);
+				(unsigned long long)a.addr, (unsigned long long)got);
 			check_failures++;
 			break;
 		}
-		if (addrs[i])
+		if (a.addr)
 			block_len++;
 	}
-	CHECK(refs > RUN / 2);
+	CHECK(refs > RUN / 5);
 	CHECK(news > RUN / 20);
+	CHECK(from_freed > RUN / 10);
 
 	/* The same address again at once: a reference of 1; after a block start: new. */
-	int64_t delta;
 	gt_addr_refs_block_start();
-	CHECK(gt_addr_refs_code(0xabc0, &delta) == GT_ADDR_NEW && delta == 0xabc0);
-	CHECK(gt_addr_refs_code(0xabc0, &delta) == GT_ADDR_REF(1));
-	CHECK(gt_addr_refs_code(0xabd0, &delta) == GT_ADDR_NEW && delta == 0x10);
-	CHECK(gt_addr_refs_code(0xabc0, &delta) == GT_ADDR_REF(2));
+	CHECK(code(0xabc0, GT_ADDR_PLAIN, 1) == GT_ADDR_NEW);
+	CHECK(code(0xabc0, GT_ADDR_PLAIN, 1) == GT_ADDR_REF(1));
+	CHECK(code(0xabd0, GT_ADDR_PLAIN, 1) == GT_ADDR_NEW);
+	CHECK(code(0xabc0, GT_ADDR_PLAIN, 1) == GT_ADDR_REF(2));
 	gt_addr_refs_block_start();
-	CHECK(gt_addr_refs_code(0xabc0, &delta) == GT_ADDR_NEW && delta == 0xabc0);
+	CHECK(code(0xabc0, GT_ADDR_PLAIN, 1) == GT_ADDR_NEW);
+
+	/*
+	 * A block freed and returned again for the same class: from its list.
+	 * 24 and 16 bytes share glibc's 32-byte chunk; 40 does not.
+	 */
+	gt_addr_refs_block_start();
+	CHECK(code(0x5000, GT_ADDR_RETURNED, 24) == GT_ADDR_NEW);
+	CHECK(code(0x5000, GT_ADDR_GIVEN_BACK, 1) == GT_ADDR_REF(1));
+	CHECK(code(0x5000, GT_ADDR_RETURNED, 16) == GT_ADDR_FROM_FREED);
+	CHECK(code(0x5000, GT_ADDR_GIVEN_BACK, 1) == GT_ADDR_REF(1));
+	CHECK(code(0x5000, GT_ADDR_RETURNED, 40) == GT_ADDR_REF(1)); /* another class */
+	/* ... a map call's result is no block returned */
+	CHECK(code(0x6000, GT_ADDR_RETURNED, 24) == GT_ADDR_NEW);
+	CHECK(code(0x6000, GT_ADDR_GIVEN_BACK, 1) == GT_ADDR_REF(1));
+	CHECK(code(0x6000, GT_ADDR_PLAIN, 24) == GT_ADDR_REF(1));
+	/* ... and a block freed without a known class goes on no list */
+	CHECK(code(0x7000, GT_ADDR_GIVEN_BACK, 1) == GT_ADDR_NEW);
+	CHECK(code(0x7000, GT_ADDR_RETURNED, 24) == GT_ADDR_REF(1));
+	/* ... nor does one of a class sharing its list with another, once that one comes */
+	unsigned c40 = gt_addr_class(40);
+	uint64_t other = (uint64_t)(c40 + GT_ADDR_FREED_LISTS) * 16 - 8 - 15; /* its bytes */
+	CHECK(gt_addr_class(other) == c40 + GT_ADDR_FREED_LISTS);
+	CHECK(code(0x8000, GT_ADDR_RETURNED, 40) == GT_ADDR_NEW);
+	CHECK(code(0x9000, GT_ADDR_RETURNED, other) == GT_ADDR_NEW);
+	CHECK(code(0x8000, GT_ADDR_GIVEN_BACK, 1) == GT_ADDR_REF(2));
+	CHECK(code(0x9000, GT_ADDR_GIVEN_BACK, 1) == GT_ADDR_REF(2));
+	CHECK(code(0x8000, GT_ADDR_RETURNED, 40) == GT_ADDR_REF(2));
+	CHECK(code(0x9000, GT_ADDR_RETURNED, other) == GT_ADDR_FROM_FREED);
 
 	/* A reference reaches GT_ADDR_WINDOW addresses back, not one more. */
 	gt_addr_refs_block_start();
-	CHECK(gt_addr_refs_code(0x100000, &delta) == GT_ADDR_NEW);
+	CHECK(code(0x100000, GT_ADDR_PLAIN, 1) == GT_ADDR_NEW);
 	for (uint64_t j = 1; j < GT_ADDR_WINDOW; j++)
-		gt_addr_refs_code(0x200000 + 16 * j, &delta);
-	CHECK(gt_addr_refs_code(0x100000, &delta) == GT_ADDR_REF(GT_ADDR_WINDOW));
+		code(0x200000 + 16 * j, GT_ADDR_PLAIN, 1);
+	CHECK(code(0x100000, GT_ADDR_PLAIN, 1) == GT_ADDR_REF(GT_ADDR_WINDOW));
 	for (uint64_t j = 0; j < GT_ADDR_WINDOW; j++)
-		gt_addr_refs_code(0x300000 + 16 * j, &delta);
-	CHECK(gt_addr_refs_code(0x100000, &delta) == GT_ADDR_NEW);
+		code(0x300000 + 16 * j, GT_ADDR_PLAIN, 1);
+	CHECK(code(0x100000, GT_ADDR_PLAIN, 1) == GT_ADDR_NEW);
 
 	/* A reader refuses what no block can hold. */
 	uint64_t got;
 	gt_addr_history_reset(h);
-	CHECK(!gt_addr_decode(h, GT_ADDR_REF(1), 0, &got));
-	CHECK(gt_addr_decode(h, GT_ADDR_NEW, 0x40, &got) && got == 0x40);
-	CHECK(gt_addr_decode(h, GT_ADDR_REF(1), 0, &got) && got == 0x40);
-	CHECK(!gt_addr_decode(h, GT_ADDR_REF(3), 0, &got));
+	CHECK(!gt_addr_decode(h, GT_ADDR_REF(1), 0, GT_ADDR_PLAIN, 1, &got));
+	CHECK(!gt_addr_decode(h, GT_ADDR_FROM_FREED, 0, GT_ADDR_RETURNED, 24, &got));
+	CHECK(gt_addr_decode(h, GT_ADDR_NEW, 0x40, GT_ADDR_RETURNED, 24, &got) && got == 0x40);
+	CHECK(gt_addr_decode(h, GT_ADDR_REF(1), 0, GT_ADDR_GIVEN_BACK, 1, &got) && got == 0x40);
+	CHECK(!gt_addr_decode(h, GT_ADDR_FROM_FREED, 0, GT_ADDR_GIVEN_BACK, 1, &got));
+	CHECK(!gt_addr_decode(h, GT_ADDR_FROM_FREED, 0, GT_ADDR_RETURNED, 40, &got));
+	CHECK(gt_addr_decode(h, GT_ADDR_FROM_FREED, 0, GT_ADDR_RETURNED, 24, &got) && got == 0x40);
+	CHECK(!gt_addr_decode(h, GT_ADDR_REF(4), 0, GT_ADDR_PLAIN, 1, &got));
 	free(h);
 	return check_result("addr_refs");
 }
