@@ -82,10 +82,16 @@ void gt_timeline_note(struct gt_timeline *tl, uint64_t origin_ns, uint64_t t,
 		tl->origin_ns = origin_ns;
 	}
 	uint64_t since = t > tl->origin_ns ? t - tl->origin_ns : 0;
-	while (since / tl->width_ns >= GT_TIMELINE_BUCKETS)
-		merge_pairs(tl);
-	size_t idx = (size_t)(since / tl->width_ns);
-	extend_to(tl, idx);
+	uint64_t idx = tl->n - 1;
+	/* Most calls fall in the latest call's bucket: no division for them. */
+	if (!tl->n || since < idx * tl->width_ns || since >= tl->n * tl->width_ns) {
+		idx = since / tl->width_ns;
+		while (idx >= GT_TIMELINE_BUCKETS) {
+			merge_pairs(tl);
+			idx = since / tl->width_ns;
+		}
+		extend_to(tl, (size_t)idx);
+	}
 
 	struct gt_timeline_bucket *b = &tl->b[idx];
 	b->heap_bytes = max_u64(b->heap_bytes, h->current_bytes);
