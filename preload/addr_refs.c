@@ -42,8 +42,13 @@ int gt_addr_refs_init(void)
 		slots = gt_pages(GT_ADDR_SLOTS * sizeof(*slots));
 	if (!freed)
 		freed = gt_pages(sizeof(*freed));
-	if (!slots || !freed)
+	if (!slots || !freed) {
+		gt_pages_free(slots, GT_ADDR_SLOTS * sizeof(*slots));
+		gt_pages_free(freed, sizeof(*freed));
+		slots = NULL;
+		freed = NULL;
 		return -1;
+	}
 	gt_addr_refs_block_start();
 	return 0;
 }
