@@ -30,7 +30,8 @@ check_eq "evidence line" 1 \
 
 run_status "$work/text" "$report" --replay "$work/replay.json" "$work/trace.zst"
 check_eq "text exit status" 0 "$(cat "$work/text.status")"
-check_grep "text: replay evidence" "^  - replay: " "$work/text.stdout"
+# The allocator's path may be long enough to go to the next line.
+check_grep "text: replay evidence" "^  - replay:" "$work/text.stdout"
 
 run_status "$work/plain" "$report" --json "$work/trace.zst"
 check_eq "no --replay: no replay in the verdict" null "$(jq '.verdict.replay' "$work/plain.stdout")"
