@@ -12,6 +12,8 @@
 static void (*before_message)(void);
 static void (*die_hook)(void);
 static const char *program = "gittrace-report";
+static _Thread_local void (*thread_sink)(void *ctx, int fatal, char *text);
+static _Thread_local void *thread_sink_ctx;
 
 void gt_set_program_name(const char *name)
 {
@@ -28,6 +30,30 @@ void gt_set_die_hook(void (*hook)(void))
 	die_hook = hook;
 }
 
+void gt_set_thread_message_sink(void (*sink)(void *ctx, int fatal, char *text), void *ctx)
+{
+	thread_sink = sink;
+	thread_sink_ctx = ctx;
+}
+
+/* Gives a message to this thread's sink, if it has one; 0 if it has none. */
+static int sink_message(int fatal, const char *fmt, va_list ap)
+{
+	if (!thread_sink)
+		return 0;
+	va_list again;
+	va_copy(again, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	/* Plain malloc: gt_xmalloc's failure would come back here. NULL
+	 * tells the sink that the text could not be had. */
+	char *text = n < 0 ? NULL : malloc((size_t)n + 1);
+	if (text)
+		vsnprintf(text, (size_t)n + 1, fmt, again);
+	va_end(again);
+	thread_sink(thread_sink_ctx, fatal, text);
+	return 1;
+}
+
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
 	fflush(stdout);
@@ -42,6 +68,8 @@ void gt_die(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
+	if (sink_message(1, fmt, ap))
+		BUG("a sink returned from a fatal message");
 	vreport("", fmt, ap);
 	va_end(ap);
 	if (die_hook)
@@ -63,7 +91,8 @@ void gt_warnf(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vreport("warning: ", fmt, ap);
+	if (!sink_message(0, fmt, ap))
+		vreport("warning: ", fmt, ap);
 	va_end(ap);
 }
 

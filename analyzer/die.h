@@ -40,6 +40,15 @@ void gt_warnf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define BUG(msg) gt_bug(__FILE__, __LINE__, msg)
 _Noreturn void gt_bug(const char *file, int line, const char *msg);
 
+/*
+ * Hands the calling thread's messages to sink instead of printing them:
+ * text is what would follow the "warning: " or the program's name, fatal
+ * says gt_die() sent it. For a fatal message sink must not return. The
+ * decoding thread (read/decoder.c) queues its messages this way, so that
+ * they print in file order among the model's. NULL: print (the default).
+ */
+void gt_set_thread_message_sink(void (*sink)(void *ctx, int fatal, char *text), void *ctx);
+
 /* Called before any message is printed: the progress line uses it to clear
  * itself, so a warning never lands in the middle of it. NULL: none. */
 void gt_set_before_message(void (*hook)(void));

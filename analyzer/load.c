@@ -23,20 +23,29 @@ void gt_load(struct gt_loaded *l, const char *path, struct gt_symbolizer *sym, l
 		gt_summary_init(&l->s, path, sym, pid, keep_sites, replay);
 		gt_model_on_retire(l->m, summary_add, &l->s);
 	}
-	struct gt_reader *r = l->r = gt_reader_open(path);
+	struct gt_decoder *d = l->d = gt_decoder_open(path);
 	struct gt_progress progress;
-	struct gt_block b;
+	struct gt_model_step s = {0};
+	const struct gt_batch *batch;
 	gt_progress_init(&progress);
-	while (gt_reader_next(r, &b)) {
-		if (ph)
-			gt_phases_feed(ph, l->m, &b);
-		else
-			gt_model_feed(l->m, &b);
-		gt_progress_update(&progress, gt_reader_pos(r), gt_reader_size(r),
-				   gt_model_events(l->m));
+	while (gt_decoder_next(d, &batch)) {
+		if (batch->first)
+			gt_model_block_begin(&s, l->m, batch->b);
+		struct gt_batch_cursor c;
+		gt_batch_cursor_init(&c);
+		for (const struct gt_record *r; (r = gt_batch_record(batch, &c));) {
+			gt_model_apply(&s, r);
+			if (ph)
+				gt_phases_note(ph, s.img, r);
+		}
+		if (batch->last) {
+			gt_model_block_end(&s);
+			gt_progress_update(&progress, batch->b->offset, gt_decoder_size(d),
+					   gt_model_events(l->m));
+		}
 	}
 	gt_progress_done();
-	gt_model_finish(l->m, gt_reader_torn(r));
+	gt_model_finish(l->m, gt_decoder_torn(d));
 	if (ph)
 		gt_phases_finish(ph);
 	if (streaming)
@@ -51,6 +60,6 @@ void gt_load(struct gt_loaded *l, const char *path, struct gt_symbolizer *sym, l
 void gt_load_release(struct gt_loaded *l)
 {
 	gt_summary_release(&l->s);
-	gt_reader_close(l->r);
+	gt_decoder_close(l->d);
 	gt_model_free(l->m);
 }

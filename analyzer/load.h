@@ -5,14 +5,14 @@
 #ifndef GT_LOAD_H
 #define GT_LOAD_H
 
+#include "decoder.h"
 #include "model.h"
 #include "phases.h"
-#include "reader.h"
 #include "summary.h"
 
 struct gt_loaded {
 	struct gt_model *m;
-	struct gt_reader *r;
+	struct gt_decoder *d;
 	struct gt_summary s;
 };
 

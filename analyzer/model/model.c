@@ -542,7 +542,7 @@ static void apply(struct gt_model *m, struct gt_image *img, const struct gt_bloc
 	}
 }
 
-void gt_model_step_begin(struct gt_model_step *s, struct gt_model *m, const struct gt_block *b)
+void gt_model_block_begin(struct gt_model_step *s, struct gt_model *m, const struct gt_block *b)
 {
 	s->m = m;
 	s->b = b;
@@ -550,6 +550,21 @@ void gt_model_step_begin(struct gt_model_step *s, struct gt_model *m, const stru
 	m->blocks++;
 	check_seq(m, s->img, b);
 	s->img->block_start = 1;
+}
+
+void gt_model_apply(struct gt_model_step *s, const struct gt_record *r)
+{
+	apply(s->m, s->img, s->b, r);
+}
+
+void gt_model_block_end(struct gt_model_step *s)
+{
+	retire_due(s->m);
+}
+
+void gt_model_step_begin(struct gt_model_step *s, struct gt_model *m, const struct gt_block *b)
+{
+	gt_model_block_begin(s, m, b);
 	gt_rec_iter_init(&s->it, b);
 	memset(&s->rec, 0, sizeof(s->rec));
 }
@@ -559,11 +574,11 @@ int gt_model_step(struct gt_model_step *s)
 	struct gt_rec raw;
 	gt_record_release(&s->rec);
 	if (!gt_rec_next(&s->it, &raw)) {
-		retire_due(s->m);
+		gt_model_block_end(s);
 		return 0;
 	}
 	gt_decode_record(s->b, &raw, &s->rec);
-	apply(s->m, s->img, s->b, &s->rec);
+	gt_model_apply(s, &s->rec);
 	return 1;
 }
 

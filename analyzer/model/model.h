@@ -134,6 +134,15 @@ void gt_model_step_begin(struct gt_model_step *s, struct gt_model *m, const stru
 /* Decodes and applies the block's next record; 0 after the last (the block is done). */
 int gt_model_step(struct gt_model_step *s);
 
+/*
+ * The same for records decoded elsewhere (read/decoder.c), in the block's
+ * order: begin the block, apply each of its records, end it. s.it and
+ * s.rec are not used.
+ */
+void gt_model_block_begin(struct gt_model_step *s, struct gt_model *m, const struct gt_block *b);
+void gt_model_apply(struct gt_model_step *s, const struct gt_record *r);
+void gt_model_block_end(struct gt_model_step *s);
+
 /* After the last block: leaks, bounds; torn says the reader stopped early. */
 void gt_model_finish(struct gt_model *m, int torn);
 

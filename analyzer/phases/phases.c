@@ -125,14 +125,15 @@ static void attribute(struct gt_phases *ph, struct gt_image_phases *ip, const st
 	ip->last = now;
 }
 
-void gt_phases_feed(struct gt_phases *ph, struct gt_model *m, const struct gt_block *b)
+void gt_phases_note(struct gt_phases *ph, const struct gt_image *img, const struct gt_record *r)
 {
-	struct gt_model_step s;
-	gt_model_step_begin(&s, m, b);
-	struct gt_image_phases *ip = image_phases(ph, s.img);
-	while (gt_model_step(&s))
-		if (ip->nsessions && s.rec.known && s.rec.raw.tag == GT_REC_CALL)
-			attribute(ph, ip, s.img);
+	if (!r->known || r->raw.tag != GT_REC_CALL)
+		return;
+	/* By id: a retired image's struct may be reused by a later one. */
+	if (!ph->noted || ph->noted->image_id != img->id)
+		ph->noted = image_phases(ph, img);
+	if (ph->noted->nsessions)
+		attribute(ph, ph->noted, img);
 }
 
 void gt_phases_finish(struct gt_phases *ph)

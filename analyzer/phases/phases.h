@@ -46,6 +46,7 @@ struct gt_phases {
 	struct gt_trace2_session **by_pid; /* the sessions with a pid, by pid */
 	size_t nby_pid;
 	struct gt_image_phases *images; /* uthash by image id */
+	struct gt_image_phases *noted;	/* the image gt_phases_note saw last */
 };
 
 /* One row of a process's phase table, for the writers. */
@@ -58,8 +59,8 @@ struct gt_phase_row {
 /* Reads the trace2 stream at path (gt_trace2_read: warns, dies only if unreadable). */
 void gt_phases_init(struct gt_phases *ph, const char *path);
 
-/* gt_model_feed, attributing each CALL as the model applies it. */
-void gt_phases_feed(struct gt_phases *ph, struct gt_model *m, const struct gt_block *b);
+/* Attributes r, if a CALL, right after the model applied it to img. */
+void gt_phases_note(struct gt_phases *ph, const struct gt_image *img, const struct gt_record *r);
 
 /* After the last block: warns once if no session matched the trace (another run's file). */
 void gt_phases_finish(struct gt_phases *ph);

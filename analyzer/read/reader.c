@@ -87,6 +87,11 @@ static uint8_t *reserve(uint8_t **buf, size_t *cap, size_t n)
 
 int gt_reader_next(struct gt_reader *r, struct gt_block *b)
 {
+	return gt_reader_next_into(r, b, &r->raw, &r->raw_cap);
+}
+
+int gt_reader_next_into(struct gt_reader *r, struct gt_block *b, uint8_t **buf, size_t *cap)
+{
 	uint8_t pre[GT_SKIPPABLE_PREFIX_SIZE + MAX_HEADER_FRAME];
 	uint64_t off = r->pos;
 	const uint64_t min_block = GT_SKIPPABLE_PREFIX_SIZE + GT_BLOCK_HEADER_SIZE;
@@ -165,7 +170,7 @@ int gt_reader_next(struct gt_reader *r, struct gt_block *b)
 	if (fsz != b->h.frame_size)
 		gt_die("corrupt block at offset %llu: zstd frame is %zu bytes, header says %u",
 		       (unsigned long long)data_off, fsz, b->h.frame_size);
-	uint8_t *raw = reserve(&r->raw, &r->raw_cap, b->h.raw_size ? b->h.raw_size : 1);
+	uint8_t *raw = reserve(buf, cap, b->h.raw_size ? b->h.raw_size : 1);
 	size_t n = ZSTD_decompressDCtx(r->dctx, raw, b->h.raw_size, frame, b->h.frame_size);
 	if (ZSTD_isError(n))
 		gt_die("corrupt block at offset %llu: zstd: %s", (unsigned long long)data_off,

@@ -32,6 +32,13 @@ struct gt_reader *gt_reader_open(const char *path);
  */
 int gt_reader_next(struct gt_reader *r, struct gt_block *b);
 
+/*
+ * As gt_reader_next, but decompresses into *buf (of *cap bytes, replaced
+ * by a larger one when too small), which the caller owns and frees: blocks
+ * read into buffers of their own stay valid side by side.
+ */
+int gt_reader_next_into(struct gt_reader *r, struct gt_block *b, uint8_t **buf, size_t *cap);
+
 /* 1 if the file ended inside a block (set once gt_reader_next returned 0). */
 int gt_reader_torn(const struct gt_reader *r);
 

@@ -27,3 +27,10 @@ offsets=$("$3" --dump "$good" 2>/dev/null | awk '/ BLOCK offset=/ { split($5, a,
 start=$(printf '%s\n' "$offsets" | sed -n 3p)
 next=$(printf '%s\n' "$offsets" | sed -n 4p)
 { head -c "$start" "$good"; tail -c +"$((next + 1))" "$good"; } >"$dir/gap.zst"
+# The same gap, then more that the reader finds only after the block that
+# reveals the gap: the first 30 bytes of the second block (a torn tail, two
+# warnings), or bytes that are no block (a warning, then an error). For
+# message_order.sh.
+second=$(printf '%s\n' "$offsets" | sed -n 2p)
+{ cat "$dir/gap.zst"; head -c "$((second + 30))" "$good" | tail -c 30; } >"$dir/gap_torn.zst"
+{ cat "$dir/gap.zst"; printf 'XXXXXXXXXXXXXXXX'; } >"$dir/gap_junk.zst"
