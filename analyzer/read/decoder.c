@@ -41,7 +41,7 @@ struct block_buf {
 struct gt_decoder {
 	struct gt_reader *r;
 	pthread_t thread;
-	int threaded;
+	int threaded, joined;
 	pthread_mutex_t lock;
 	pthread_cond_t changed;
 	struct entry ring[GT_DECODER_BATCHES];
@@ -277,7 +277,10 @@ int gt_decoder_next(struct gt_decoder *d, const struct gt_batch **out)
 			return 1;
 		}
 		if (e->fatal) {
-			pthread_join(d->thread, NULL); /* it ended after queuing this */
+			/* The thread ended after queuing this: joined here, a die
+			 * hook's caller (the fuzzer) can still close the decoder. */
+			pthread_join(d->thread, NULL);
+			d->joined = 1;
 			gt_die("%s", e->text ? e->text : "out of memory (a message)");
 		}
 		if (e->text)
@@ -301,7 +304,7 @@ void gt_decoder_close(struct gt_decoder *d)
 {
 	if (!d)
 		return;
-	if (d->threaded) {
+	if (d->threaded && !d->joined) {
 		pthread_mutex_lock(&d->lock);
 		d->closing = 1;
 		pthread_cond_broadcast(&d->changed);

@@ -2,8 +2,9 @@
  * libFuzzer harness for gittrace-report: each input is a trace file, run
  * through the whole pipeline the CLI runs (reader → records → model, fed
  * through --dump's loop → summary with symbols → JSON, text, folded and
- * HTML reports), output to /dev/null. Crashes hide in the model and the reports
- * as much as in the reader, so none of them is skipped.
+ * HTML reports), output to /dev/null; first through the decoding thread
+ * (read/decoder.c) alone, whose errors come back through its queue. Crashes hide in the model and
+ * the reports as much as in the reader, so none of them is skipped.
  *
  * Bad input makes the analyzer call gt_die(), which would end the process;
  * the harness sets die.h's test-only die hook to longjmp back here instead,
@@ -29,6 +30,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "decoder.h"
 #include "die.h"
 #include "dump.h"
 #include "model.h"
@@ -56,6 +58,7 @@ struct pipeline_run {
 	struct gt_symbolizer *sym;
 	struct gt_model *model;
 	struct gt_reader *reader;
+	struct gt_decoder *decoder;
 	struct gt_summary summary;
 	int have_summary;
 };
@@ -94,6 +97,23 @@ static void write_input(const uint8_t *data, size_t size)
 	}
 }
 
+/* The decoding thread's batches, each record looked at as the model would. */
+static void decode_on_thread(void)
+{
+	const struct gt_batch *batch;
+	uint64_t fns = 0;
+	run.decoder = gt_decoder_open(input_path);
+	while (gt_decoder_next(run.decoder, &batch)) {
+		struct gt_batch_cursor c;
+		gt_batch_cursor_init(&c);
+		for (const struct gt_record *r; (r = gt_batch_record(batch, &c));)
+			fns += r->raw.tag == GT_REC_CALL ? r->u.call.fn : r->raw.tag;
+	}
+	fprintf(devnull, "%llu\n", (unsigned long long)fns);
+	gt_decoder_close(run.decoder);
+	run.decoder = NULL;
+}
+
 /* The CLI's main() without option parsing: every mode, one after another. */
 static void pipeline(void)
 {
@@ -106,6 +126,7 @@ static void pipeline(void)
 		if (!syms)
 			abort();
 	}
+	decode_on_thread();
 	run.sym = gt_symbolizer_new(syms);
 	struct gt_dump dump = {devnull, run.sym};
 	run.model = gt_model_new();
@@ -132,6 +153,7 @@ static void release(void)
 {
 	if (run.have_summary)
 		gt_summary_release(&run.summary);
+	gt_decoder_close(run.decoder);
 	gt_reader_close(run.reader);
 	gt_model_free(run.model);
 	gt_symbolizer_free(run.sym);
