@@ -18,8 +18,8 @@ struct gt_window_region {
  * region's offset is a multiple of half that length — git starts windows
  * at multiples of window/2 and caps them at the pack's end. Returns 0 when
  * the regions do not show a window (no pack maps, every pack mapped whole
- * from offset 0, or offsets that do not fit).
+ * from offset 0, or offsets that do not fit). Sorts r by length.
  */
-uint64_t gt_window_infer(const struct gt_window_region *r, size_t n);
+uint64_t gt_window_infer(struct gt_window_region *r, size_t n);
 
 #endif /* GT_WINDOW_H */

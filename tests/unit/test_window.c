@@ -25,5 +25,18 @@ int main(void)
 	/* Ties go to the longer length. */
 	struct gt_window_region tie[] = {{0, 64 * MIB, 1}, {32 * MIB, 40 * MIB, 1}};
 	CHECK(gt_window_infer(tie, 2) == 64 * MIB);
+	/*
+	 * Many regions in file order, lengths interleaved (4 KiB windows
+	 * thrashing a pack): each length's maps are summed wherever its
+	 * regions lie, and a tie still goes to the longer.
+	 */
+	enum { MANY = 40000 };
+	static struct gt_window_region many[MANY];
+	for (size_t i = 0; i < MANY; i++)
+		many[i] = (struct gt_window_region){i * 4096, i % 4 ? 8192 : 4096, 1};
+	CHECK(gt_window_infer(many, MANY) == 8192);
+	for (size_t i = 0; i < MANY; i++)
+		many[i] = (struct gt_window_region){i * 8192, i % 2 ? 8192 : 16384, 1};
+	CHECK(gt_window_infer(many, MANY) == 16384);
 	return check_result("test_window");
 }
