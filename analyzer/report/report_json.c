@@ -61,6 +61,7 @@ static void verdict(struct gt_json *j, const struct gt_verdict *v)
 	gt_json_kv_double(j, "allocator_time_share", v->allocator_share);
 	gt_json_kv_double(j, "mmap_time_share", v->mmap_share);
 	gt_json_kv_double(j, "window_bound", v->window_bound);
+	gt_json_kv_bool(j, "window_search_unseen", v->window_search);
 	gt_json_kv_bool(j, "shares_of_wall_time", v->shares_of_wall);
 	gt_json_kv_str(j, "headline", v->headline);
 	if (v->nreplay) { /* only with --replay: docs/replay.md */

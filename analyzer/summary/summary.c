@@ -249,6 +249,7 @@ static void fill_input(struct gt_verdict_input *in, const struct gt_proc *p)
 	in->thrash = p->thrash;
 	in->loose_mmaps = mp->kind[GT_MAP_LOOSE].mmaps;
 	in->window = p->window;
+	in->peak_pack_windows = p->window ? mp->peak_pack_mapped_bytes / p->window : 0;
 	in->evictions = mp->evictions;
 	in->limit_at_least = mp->limit_at_least;
 	in->limit_below = mp->limit_below;
@@ -341,6 +342,10 @@ static void tree_input(struct gt_verdict_input *in, const struct gt_summary *s)
 	in->thrash = in->pack_regions ? (double)in->pack_mmaps / (double)in->pack_regions : 0;
 	if (packiest) {
 		in->window = packiest->window;
+		in->peak_pack_windows =
+			packiest->window
+				? packiest->img->maps.peak_pack_mapped_bytes / packiest->window
+				: 0;
 		in->limit_at_least = packiest->img->maps.limit_at_least;
 		in->limit_below = packiest->img->maps.limit_below;
 		if (packiest->window_advice.raise)

@@ -159,5 +159,37 @@ int main(void)
 	CHECK(any(v.suggestions, v.nsuggestions, "starting with create_delta"));
 	CHECK(any(v.suggestions, v.nsuggestions, "git gc"));
 	gt_verdict_release(&v);
+
+	/*
+	 * Many small windows mapped at once, none evicted (a lowered
+	 * core.packedGitWindowSize alone; cat-file on git.git, BENCHMARKS.md):
+	 * git's search of them is unseen. No saving is predicted, but the
+	 * high end is all the time outside the allocator, no bound is claimed,
+	 * and the headline says to measure the windows, not to look elsewhere.
+	 */
+	facts(&in, 0.1, 0, 0);
+	in.window = 8 << 10;
+	in.pack_mmaps = in.pack_regions = 44415;
+	in.peak_pack_windows = 44414;
+	gt_verdict_compute(&v, &in);
+	CHECK(v.cls == GT_VERDICT_NEITHER);
+	CHECK(v.window_search);
+	CHECK(v.window.gain == 0 && v.window.high == 0.7);
+	CHECK(v.window_bound == v.window.high);
+	CHECK(strstr(v.headline, "about 44414 windows of 8 KiB were mapped at once") != NULL);
+	CHECK(strstr(v.headline, "gittrace --confirm") != NULL);
+	CHECK(strstr(v.headline, "look elsewhere") == NULL);
+	CHECK(any(v.evidence, v.nevidence, "use_pack"));
+	CHECK(!any(v.evidence, v.nevidence, "no window setting can save more"));
+	CHECK(any(v.suggestions, v.nsuggestions, "core.packedGitWindowSize"));
+	gt_verdict_release(&v);
+	/* Below GT_WINDOW_SEARCH_MANY windows: the bound of the map calls and kernel time holds. */
+	in.peak_pack_windows = GT_WINDOW_SEARCH_MANY - 1;
+	gt_verdict_compute(&v, &in);
+	CHECK(!v.window_search);
+	CHECK(v.window_bound < 0.25);
+	CHECK(any(v.evidence, v.nevidence, "no window setting can save more than"));
+	CHECK(strstr(v.headline, "look elsewhere") != NULL);
+	gt_verdict_release(&v);
 	return check_result("test_verdict");
 }
