@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "method.h"
 #include "die.h"
+#include "command.h"
 #include "env.h"
 #include "progress.h"
 #include "shuffle.h"
@@ -20,11 +21,12 @@ extern char **environ;
 
 struct ctx {
 	const struct gt_ab_options *o;
-	char *workdir; /* scratch: the copy and the command's stderr */
-	char *copy;    /* where the template is copied; NULL without --template */
-	int null_fd;   /* /dev/null: stdin always, stdout unless --show-output */
-	int err_fd;    /* the command's stderr unless --show-output */
-	char **envs[]; /* one environment per variant */
+	char *workdir;	  /* scratch: the copy and the command's stderr */
+	char *copy;	  /* where the template is copied; NULL without --template */
+	int null_fd;	  /* /dev/null: stdin always, stdout unless --show-output */
+	int err_fd;	  /* the command's stderr unless --show-output */
+	char ***commands; /* one copy of the command per variant (command.h) */
+	char **envs[];	  /* one environment per variant */
 };
 
 /* The scratch directory to remove when gt_ab_die ends the process. */
@@ -128,7 +130,7 @@ static void run_one(struct ctx *c, struct gt_ab_run *run)
 		.out_fd = o->show_output ? -1 : c->null_fd,
 		.err_fd = o->show_output ? -1 : c->err_fd,
 	};
-	gt_ab_spawn(o->command, c->envs[run->variant], &io, &run->s);
+	gt_ab_spawn(c->commands[run->variant], c->envs[run->variant], &io, &run->s);
 	run->failed = !WIFEXITED(run->s.status) || WEXITSTATUS(run->s.status);
 	if (c->copy)
 		gt_ab_tree_remove(c->copy, 0);
@@ -150,15 +152,21 @@ static struct ctx *ctx_open(const struct gt_ab_options *o)
 	if (c->err_fd < 0)
 		gt_ab_die_errno("cannot open '%s'", err_path);
 	free(err_path);
-	for (size_t i = 0; i < o->nvariants; i++)
+	c->commands = gt_ab_xreallocarray(NULL, o->nvariants, sizeof(*c->commands));
+	for (size_t i = 0; i < o->nvariants; i++) {
 		c->envs[i] = gt_ab_env_for(&o->variants[i], environ, NULL, NULL);
+		c->commands[i] = gt_ab_command_for(&o->variants[i], o->command);
+	}
 	return c;
 }
 
 static void ctx_close(struct ctx *c)
 {
-	for (size_t i = 0; i < c->o->nvariants; i++)
+	for (size_t i = 0; i < c->o->nvariants; i++) {
 		gt_ab_env_free(c->envs[i]);
+		gt_ab_command_free(c->commands[i]);
+	}
+	free(c->commands);
 	close(c->null_fd);
 	close(c->err_fd);
 	gt_ab_tree_remove(c->workdir, 1);
