@@ -16,13 +16,26 @@ static int is_git(const char *path)
 /* git's global options that take the next word as their value (git.c, handle_options). */
 static int takes_value(const char *option)
 {
-	static const char *const with_value[] = {"-C",		 "-c",		 "--git-dir",
-						 "--work-tree",	 "--namespace",	 "--super-prefix",
-						 "--config-env", "--attr-source"};
+	static const char *const with_value[] = {"-C",
+						 "-c",
+						 "--git-dir",
+						 "--work-tree",
+						 "--namespace",
+						 "--super-prefix",
+						 "--config-env",
+						 "--attr-source",
+						 "--shallow-file"};
 	for (size_t i = 0; i < sizeof(with_value) / sizeof(with_value[0]); i++)
 		if (strcmp(option, with_value[i]) == 0)
 			return 1;
 	return 0;
+}
+
+/* Options git runs as a command: the global options end there. */
+static int ends_options(const char *option)
+{
+	return !strcmp(option, "-h") || !strcmp(option, "--help") || !strcmp(option, "-v") ||
+	       !strcmp(option, "--version");
 }
 
 /*
@@ -69,7 +82,7 @@ char **gt_ab_command_for(const struct gt_ab_variant *v, char *const *argv)
 	if (!n || !is_git(argv[0]))
 		return out;
 	/* The global options end at the first word that is not one: the subcommand. */
-	for (size_t i = 1; i + 1 < n && argv[i][0] == '-'; i++) {
+	for (size_t i = 1; i + 1 < n && argv[i][0] == '-' && !ends_options(argv[i]); i++) {
 		if (!takes_value(argv[i]))
 			continue;
 		const struct gt_ab_setting *s =

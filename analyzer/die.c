@@ -36,22 +36,18 @@ void gt_set_thread_message_sink(void (*sink)(void *ctx, int fatal, char *text), 
 	thread_sink_ctx = ctx;
 }
 
-/* Gives a message to this thread's sink, if it has one; 0 if it has none. */
-static int sink_message(int fatal, const char *fmt, va_list ap)
+/* The message as text for a sink; NULL if it cannot be had. */
+static char *format(const char *fmt, va_list ap)
 {
-	if (!thread_sink)
-		return 0;
 	va_list again;
 	va_copy(again, ap);
 	int n = vsnprintf(NULL, 0, fmt, ap);
-	/* Plain malloc: gt_xmalloc's failure would come back here. NULL
-	 * tells the sink that the text could not be had. */
+	/* Plain malloc: gt_xmalloc's failure would come back here. */
 	char *text = n < 0 ? NULL : malloc((size_t)n + 1);
 	if (text)
 		vsnprintf(text, (size_t)n + 1, fmt, again);
 	va_end(again);
-	thread_sink(thread_sink_ctx, fatal, text);
-	return 1;
+	return text;
 }
 
 static void vreport(const char *prefix, const char *fmt, va_list ap)
@@ -68,8 +64,12 @@ void gt_die(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	if (sink_message(1, fmt, ap))
+	if (thread_sink) {
+		char *text = format(fmt, ap);
+		va_end(ap); /* before the sink, which does not return */
+		thread_sink(thread_sink_ctx, 1, text);
 		BUG("a sink returned from a fatal message");
+	}
 	vreport("", fmt, ap);
 	va_end(ap);
 	if (die_hook)
@@ -91,7 +91,9 @@ void gt_warnf(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	if (!sink_message(0, fmt, ap))
+	if (thread_sink)
+		thread_sink(thread_sink_ctx, 0, format(fmt, ap));
+	else
 		vreport("warning: ", fmt, ap);
 	va_end(ap);
 }

@@ -1,6 +1,7 @@
 /* Reads a trace into a model and its summary (load.h). */
 #include "load.h"
 
+#include "decoder.h"
 #include "die.h"
 #include "progress.h"
 
@@ -23,7 +24,7 @@ void gt_load(struct gt_loaded *l, const char *path, struct gt_symbolizer *sym, l
 		gt_summary_init(&l->s, path, sym, pid, keep_sites, replay);
 		gt_model_on_retire(l->m, summary_add, &l->s);
 	}
-	struct gt_decoder *d = l->d = gt_decoder_open(path);
+	struct gt_decoder *d = gt_decoder_open(path);
 	struct gt_progress progress;
 	struct gt_model_step s = {0};
 	const struct gt_batch *batch;
@@ -40,12 +41,15 @@ void gt_load(struct gt_loaded *l, const char *path, struct gt_symbolizer *sym, l
 		}
 		if (batch->last) {
 			gt_model_block_end(&s);
-			gt_progress_update(&progress, batch->b->offset, gt_decoder_size(d),
+			gt_progress_update(&progress, batch->end, gt_decoder_size(d),
 					   gt_model_events(l->m));
 		}
 	}
 	gt_progress_done();
-	gt_model_finish(l->m, gt_decoder_torn(d));
+	/* Its buffers (up to two blocks and the ring) are not needed past here. */
+	int torn = gt_decoder_torn(d);
+	gt_decoder_close(d);
+	gt_model_finish(l->m, torn);
 	if (ph)
 		gt_phases_finish(ph);
 	if (streaming)
@@ -60,6 +64,5 @@ void gt_load(struct gt_loaded *l, const char *path, struct gt_symbolizer *sym, l
 void gt_load_release(struct gt_loaded *l)
 {
 	gt_summary_release(&l->s);
-	gt_decoder_close(l->d);
 	gt_model_free(l->m);
 }

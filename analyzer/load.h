@@ -5,14 +5,12 @@
 #ifndef GT_LOAD_H
 #define GT_LOAD_H
 
-#include "decoder.h"
 #include "model.h"
 #include "phases.h"
 #include "summary.h"
 
 struct gt_loaded {
 	struct gt_model *m;
-	struct gt_decoder *d;
 	struct gt_summary s;
 };
 

@@ -33,6 +33,7 @@ struct entry {
 
 struct block_buf {
 	struct gt_block b;
+	uint64_t end; /* the reader's position after it */
 	uint8_t *raw;
 	size_t cap;
 	uint64_t done_after; /* free once this many entries are consumed */
@@ -113,7 +114,8 @@ static int start_batch(struct gt_decoder *d)
 	if (!d->filling)
 		return 0;
 	struct gt_batch *batch = &d->filling->batch;
-	*batch = (struct gt_batch){.b = &d->cur->b, .calls = batch->calls, .whole = batch->whole};
+	*batch = (struct gt_batch){
+		.b = &d->cur->b, .end = d->cur->end, .calls = batch->calls, .whole = batch->whole};
 	return 1;
 }
 
@@ -149,6 +151,16 @@ static void queue_message(void *ctx, int fatal, char *text)
 		longjmp(d->stop, 1); /* a decoder frees what it took before it dies */
 }
 
+/*
+ * Calls the 64-byte form holds every field of: the malloc family but the
+ * aligned functions (their align, and posix_memalign's ret, go whole).
+ */
+static int fits_heap_call(unsigned fn)
+{
+	return gt_fn_is_heap(fn) && fn != GT_FN_POSIX_MEMALIGN && fn != GT_FN_ALIGNED_ALLOC &&
+	       fn != GT_FN_MEMALIGN;
+}
+
 /* Queues the next batch, reading the next block when one is done; 0 at the end. */
 static int produce(struct gt_decoder *d)
 {
@@ -157,6 +169,7 @@ static int produce(struct gt_decoder *d)
 		if (!wait_consumed(d, bb->done_after) ||
 		    !gt_reader_next_into(d->r, &bb->b, &bb->raw, &bb->cap))
 			return 0;
+		bb->end = gt_reader_pos(d->r);
 		d->nblocks++;
 		d->cur = bb;
 		d->iterating = 0;
@@ -183,7 +196,7 @@ static int produce(struct gt_decoder *d)
 			d->cur = NULL;
 			break;
 		}
-		if (raw.call && gt_fn_is_heap(raw.call->fn) && !raw.call->ret) {
+		if (raw.call && fits_heap_call(raw.call->fn)) {
 			const struct gt_rec_call *c = raw.call;
 			batch->calls[batch->n++] = (struct gt_heap_call){
 				c->fn,	  c->timed, c->sampled, c->dts, c->dur_ns,
@@ -339,7 +352,7 @@ const struct gt_record *gt_batch_record(const struct gt_batch *b, struct gt_batc
 	const struct gt_heap_call *h = &b->calls[c->i++];
 	if (h->fn == GT_WHOLE)
 		return &b->whole[c->whole++];
-	/* Only heap calls come here: the fields they have are all set. */
+	/* Only calls fits_heap_call takes come here: every field they have is set. */
 	struct gt_rec_call *call = &c->call.u.call;
 	call->fn = h->fn;
 	call->timed = h->timed;

@@ -19,7 +19,7 @@
 #include "records.h"
 
 /*
- * A call of the malloc family as the model takes it, in one cache line:
+ * A call of the malloc family (but the aligned functions) as the model takes it, in one cache line:
  * the decoding thread writes it and the caller's thread reads it, and
  * whole records (272 bytes) cost more to hand over than decoding them in
  * line did. fn GT_FN_COUNT marks a record handed over whole instead.
@@ -38,6 +38,7 @@ struct gt_heap_call {
  */
 struct gt_batch {
 	const struct gt_block *b;
+	uint64_t end; /* the file offset after its block, for progress */
 	int first, last;
 	size_t n;
 	struct gt_heap_call *calls;

@@ -79,6 +79,8 @@ static uint8_t *reserve(uint8_t **buf, size_t *cap, size_t n)
 {
 	if (*cap < n) {
 		free(*buf);
+		*buf = NULL; /* a die hook may carry on: the caller frees *buf */
+		*cap = 0;
 		*buf = gt_xmalloc(n);
 		*cap = n;
 	}

@@ -154,9 +154,6 @@ static struct gt_prediction predict_windows(const struct gt_verdict_input *in, d
 		p.low = p.gain = share(calls, basis);
 		p.high = share(calls + in->system_seconds, basis);
 	}
-	double outside_allocator = share(basis - in->allocator_seconds, basis);
-	if (window_search_unseen(in) && p.high < outside_allocator)
-		p.high = outside_allocator;
 	return p;
 }
 
@@ -256,20 +253,6 @@ static void window_suggestions(struct gt_verdict *v, const struct gt_verdict_inp
 		"--show-origin --get-regexp '^core\\.packed'");
 }
 
-/* The clause a headline ends with when windows were lowered but are not the class. */
-static const char *lowered_clause(const struct gt_verdict *v, const struct gt_verdict_input *in,
-				  char *buf, size_t size)
-{
-	if (!in->evictions || v->cls == GT_VERDICT_WINDOW)
-		return "";
-	snprintf(buf, size,
-		 "; core.packedGitLimit was lowered (%llu evictions), which costs about %.0f%% "
-		 "(%.0f–%.0f%%)",
-		 (unsigned long long)in->evictions, 100 * v->window.gain, 100 * v->window.low,
-		 100 * v->window.high);
-	return buf;
-}
-
 /* The clause a neither headline ends with when git's search of many windows is unseen. */
 static const char *search_clause(const struct gt_verdict_input *in, char *buf, size_t size)
 {
@@ -279,6 +262,26 @@ static const char *search_clause(const struct gt_verdict_input *in, char *buf, s
 		 "; but about %llu windows of %s were mapped at once, and git's search of them "
 		 "is not timed: measure git's default windows with gittrace --confirm",
 		 (unsigned long long)in->peak_pack_windows, w);
+	return buf;
+}
+
+/*
+ * The clause a headline ends with when windows were lowered but are not
+ * the class: what the trace saw them cost (seen: the prediction before
+ * git's unseen search widened it), and that search if there is one.
+ */
+static const char *lowered_clause(const struct gt_verdict *v, const struct gt_verdict_input *in,
+				  const struct gt_prediction *seen, char *buf, size_t size)
+{
+	if (!in->evictions || v->cls == GT_VERDICT_WINDOW)
+		return "";
+	int n = snprintf(buf, size,
+			 "; core.packedGitLimit was lowered (%llu evictions), which costs about "
+			 "%.0f%% (%.0f–%.0f%%)",
+			 (unsigned long long)in->evictions, 100 * seen->gain, 100 * seen->low,
+			 100 * seen->high);
+	if (v->window_search && n > 0 && (size_t)n < size)
+		search_clause(in, buf + n, size - (size_t)n);
 	return buf;
 }
 
@@ -335,7 +338,11 @@ void gt_verdict_compute(struct gt_verdict *v, const struct gt_verdict_input *in)
 	v->allocator_share = share(in->allocator_seconds, denom);
 	v->mmap_share = share(in->mmap_seconds, denom);
 	v->window = predict_windows(in, denom);
+	struct gt_prediction seen = v->window;
 	v->window_search = window_search_unseen(in);
+	double outside_allocator = share(denom - in->allocator_seconds, denom);
+	if (v->window_search && v->window.high < outside_allocator)
+		v->window.high = outside_allocator;
 	v->window_bound = v->window_search ? v->window.high
 					   : share(in->mmap_seconds + in->system_seconds, denom);
 	v->allocator = predict_allocator(in, denom);
@@ -359,8 +366,8 @@ void gt_verdict_compute(struct gt_verdict *v, const struct gt_verdict_input *in)
 		EVIDENCE("%llu loose objects mapped: objects not in packs",
 			 (unsigned long long)in->loose_mmaps);
 
-	char clause[200];
-	const char *lowered = lowered_clause(v, in, clause, sizeof(clause));
+	char clause[400];
+	const char *lowered = lowered_clause(v, in, &seen, clause, sizeof(clause));
 	switch (v->cls) {
 	case GT_VERDICT_WINDOW:
 		v->headline = fmt("window-bound: git's default pack windows would save about "

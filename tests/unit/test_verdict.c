@@ -191,5 +191,18 @@ int main(void)
 	CHECK(any(v.evidence, v.nevidence, "no window setting can save more than"));
 	CHECK(strstr(v.headline, "look elsewhere") != NULL);
 	gt_verdict_release(&v);
+	/*
+	 * A lowered limit too: the headline gives what the trace saw it cost
+	 * (not the widened high end, which is the unseen search's) and then
+	 * the search.
+	 */
+	facts(&in, 0.1, 0.2, 0.3);
+	in.peak_pack_windows = 5000;
+	gt_verdict_compute(&v, &in);
+	CHECK(v.cls == GT_VERDICT_NEITHER && v.window_search && v.window.high == 0.7);
+	CHECK(strstr(v.headline, "1000 evictions), which costs about 3% (2–") != NULL);
+	CHECK(strstr(v.headline, "(2–70%)") == NULL);
+	CHECK(strstr(v.headline, "about 5000 windows of 64 KiB were mapped at once") != NULL);
+	gt_verdict_release(&v);
 	return check_result("test_verdict");
 }
