@@ -3,7 +3,8 @@
 # git workloads it takes the bound a traced run states (verdict
 # allocator_time_share: "a perfect allocator could save at most X%") and
 # measures, with gittrace-ab's paired rounds, what preloading mimalloc and
-# jemalloc really saves; likewise the window bound (window_bound: map calls plus system time) of `git log
+# jemalloc really saves; likewise the window bound (window_bound: map calls plus system time,
+# or, with many small windows at once, the default-windows high end) of `git log
 # --raw` with tiny pack windows against the saving of going back to git's
 # default window settings. Prints a Markdown report (the table under "Is the
 # bound honest?" in BENCHMARKS.md comes from it). A benchmark, not a test: it
