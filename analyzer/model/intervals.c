@@ -1,5 +1,5 @@
 /*
- * Sorted-array interval set. See intervals.h.
+ * Sorted-array interval set, with room at both ends. See intervals.h.
  */
 #include "intervals.h"
 
@@ -22,6 +22,50 @@ static size_t first_ending_after(const struct gt_intervals *m, uint64_t addr)
 	return lo;
 }
 
+/* A buffer twice as large, the intervals in its middle: room at both ends. */
+static void grow(struct gt_intervals *m)
+{
+	size_t cap = m->cap ? 2 * m->cap : 64;
+	struct gt_interval *buf = gt_xcalloc(cap, sizeof(*buf));
+	size_t lo = (cap - m->n) / 2;
+	if (m->n)
+		memcpy(buf + lo, m->v, m->n * sizeof(*buf));
+	free(m->buf);
+	m->buf = buf;
+	m->cap = cap;
+	m->lo = lo;
+	m->v = buf + lo;
+}
+
+/* Opens a slot at index i, moving the side of i that is shorter and has room. */
+static void open_slot(struct gt_intervals *m, size_t i)
+{
+	if (m->lo == 0 && m->lo + m->n == m->cap)
+		grow(m);
+	int room_below = m->lo > 0, room_above = m->lo + m->n < m->cap;
+	if (room_below && (i < m->n - i || !room_above)) {
+		memmove(m->v - 1, m->v, i * sizeof(*m->v));
+		m->lo--;
+		m->v--;
+	} else {
+		memmove(m->v + i + 1, m->v + i, (m->n - i) * sizeof(*m->v));
+	}
+	m->n++;
+}
+
+/* Closes the slot at index i, moving its shorter side. */
+static void close_slot(struct gt_intervals *m, size_t i)
+{
+	if (i < m->n - 1 - i) {
+		memmove(m->v + 1, m->v, i * sizeof(*m->v));
+		m->lo++;
+		m->v++;
+	} else {
+		memmove(m->v + i, m->v + i + 1, (m->n - i - 1) * sizeof(*m->v));
+	}
+	m->n--;
+}
+
 void gt_intervals_insert(struct gt_intervals *m, const struct gt_interval *iv)
 {
 	if (iv->end <= iv->start)
@@ -29,13 +73,8 @@ void gt_intervals_insert(struct gt_intervals *m, const struct gt_interval *iv)
 	size_t i = first_ending_after(m, iv->start);
 	if (i < m->n && m->v[i].start < iv->end)
 		BUG("inserting an interval that overlaps a live one");
-	if (m->n == m->cap) {
-		m->cap = m->cap ? 2 * m->cap : 64;
-		m->v = gt_xrealloc(m->v, m->cap * sizeof(*m->v));
-	}
-	memmove(m->v + i + 1, m->v + i, (m->n - i) * sizeof(*m->v));
+	open_slot(m, i);
 	m->v[i] = *iv;
-	m->n++;
 }
 
 /* Asked-for bytes of orig that fall in [s, e). */
@@ -84,8 +123,7 @@ size_t gt_intervals_remove(struct gt_intervals *m, uint64_t start, uint64_t end,
 			m->v[i] = cut(&orig, e, orig.end);
 			i++;
 		} else {
-			memmove(m->v + i, m->v + i + 1, (m->n - i - 1) * sizeof(*m->v));
-			m->n--;
+			close_slot(m, i); /* the next interval is now at i */
 		}
 		if (cb)
 			cb(ctx, &piece, &orig);
@@ -104,7 +142,6 @@ const struct gt_interval *gt_intervals_find(const struct gt_intervals *m, uint64
 
 void gt_intervals_release(struct gt_intervals *m)
 {
-	free(m->v);
-	m->v = NULL;
-	m->n = m->cap = 0;
+	free(m->buf);
+	memset(m, 0, sizeof(*m));
 }

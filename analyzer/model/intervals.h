@@ -2,8 +2,13 @@
  * The live mappings of one process image as a sorted set of disjoint
  * address intervals, so munmap and mremap can find which mapping(s) they
  * hit, including partial unmaps and unmaps spanning several mappings.
- * A sorted array: live mappings number in the hundreds to thousands, and
- * binary search plus memmove beats a tree at that size.
+ * A sorted array with room at both ends: the kernel hands out mappings in
+ * address order (Linux from the top down, macOS from the bottom up), so a
+ * new one usually goes in at an end and costs no move. Live mappings
+ * number in the hundreds to thousands, except when small pack windows
+ * stay mapped (tens of thousands: cat-file on git.git with 8 KiB windows
+ * kept 44,000), where moving the whole array per map took 68% of a
+ * report. In the middle, the shorter side moves.
  */
 #ifndef GT_INTERVALS_H
 #define GT_INTERVALS_H
@@ -21,8 +26,10 @@ struct gt_interval {
 };
 
 struct gt_intervals {
-	struct gt_interval *v;
-	size_t n, cap;
+	struct gt_interval *v; /* the n intervals, at buf + lo */
+	size_t n;
+	struct gt_interval *buf;
+	size_t lo, cap;
 };
 
 /* Adds iv. The caller first removes what it overlaps (BUG otherwise). */
