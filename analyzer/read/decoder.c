@@ -56,8 +56,7 @@ struct gt_decoder {
 	struct block_buf blocks[GT_DECODER_BLOCKS];
 	uint64_t nblocks;
 	struct block_buf *cur; /* the block being decoded */
-	int iterating;	       /* it is set up for cur */
-	struct gt_rec_iter it;
+	struct gt_rec_iter it; /* over cur's records */
 	struct entry *filling; /* the entry being filled, not queued yet */
 	jmp_buf stop;	       /* back to decode(): a fatal message or closing */
 };
@@ -172,19 +171,16 @@ static int produce(struct gt_decoder *d)
 		bb->end = gt_reader_pos(d->r);
 		d->nblocks++;
 		d->cur = bb;
-		d->iterating = 0;
 		if (!start_batch(d))
 			return 0;
 		d->filling->batch.first = 1;
 		queue_filling(d);
+		/* After the first batch: an error here comes after the block's begin. */
+		gt_rec_iter_init(&d->it, &bb->b);
 		return 1;
 	}
 	if (!start_batch(d))
 		return 0;
-	if (!d->iterating) {
-		gt_rec_iter_init(&d->it, &d->cur->b);
-		d->iterating = 1;
-	}
 	struct gt_rec raw;
 	while (d->filling->batch.n < GT_DECODER_RECORDS) {
 		struct gt_batch *batch = &d->filling->batch;
