@@ -5,6 +5,7 @@
  * reason, how many calls were recorded or dropped).
  */
 #include "image.h"
+#include "build_id.h"
 #include "clock.h"
 #include "settings.h"
 #include "stream.h"
@@ -124,34 +125,6 @@ static void write_image(int origin, uint64_t parent_image_id)
 	gt_stream_record(GT_REC_IMAGE, body, (size_t)(end - body));
 }
 
-/* Finds the GNU build-id note among a module's program headers. */
-static void build_id_of(const struct dl_phdr_info *info, const uint8_t **id, size_t *len)
-{
-	*id = NULL;
-	*len = 0;
-	for (int i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		if (ph->p_type != PT_NOTE)
-			continue;
-		const uint8_t *p = (const uint8_t *)(info->dlpi_addr + ph->p_vaddr);
-		const uint8_t *end = p + ph->p_memsz;
-		while (p + sizeof(ElfW(Nhdr)) <= end) {
-			const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)p;
-			const uint8_t *name = p + sizeof(*nh);
-			const uint8_t *desc = name + ((nh->n_namesz + 3) & ~3u);
-			if (desc + nh->n_descsz > end)
-				break;
-			if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
-			    !memcmp(name, "GNU", 4)) {
-				*id = desc;
-				*len = nh->n_descsz;
-				return;
-			}
-			p = desc + ((nh->n_descsz + 3) & ~3u);
-		}
-	}
-}
-
 static int write_module(struct dl_phdr_info *info, size_t size, void *data)
 {
 	(void)size;
@@ -173,7 +146,7 @@ static int write_module(struct dl_phdr_info *info, size_t size, void *data)
 	}
 	const uint8_t *id;
 	size_t id_len;
-	build_id_of(info, &id, &id_len);
+	gt_build_id_of(info, &id, &id_len);
 	size_t plen = strnlen(path, PATH_MAX);
 	if (id_len > 64)
 		id_len = 64;

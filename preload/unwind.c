@@ -1,19 +1,29 @@
 /*
- * The caller's stack, from libunwind's local unwinder. Raw return
- * addresses only: symbols are resolved offline by the analyzer.
+ * The caller's stack: raw return addresses only, symbols are resolved
+ * offline by the analyzer.
  *
- * libunwind takes internal locks while it steps through frames. A fork
- * while another thread is inside libunwind would leave such a lock held
- * forever in the child, and the child's first unwind would hang. So
- * unwinds hold a read lock and fork (through pthread_atfork) waits for the
- * write lock: no thread is inside libunwind when the child is made. If the
- * wait cannot succeed (fork from a signal handler that interrupted an
- * unwind in the same thread), the child records without stacks instead.
+ * Our own walk (stack_walk.c) takes most stacks: it reuses the frames a
+ * thread's stack kept since its previous allocation, where libunwind
+ * would step through all of them again. A stack it cannot follow goes to
+ * libunwind's unw_backtrace, which gives the same addresses.
+ *
+ * libunwind, and libdw when the walk learns a new frame rule, take
+ * internal locks. A fork while another thread is inside either would
+ * leave such a lock held forever in the child, and the child's next
+ * unwind would hang. So they run under a read lock and fork (through
+ * pthread_atfork) waits for the write lock: no thread is inside them when
+ * the child is made. If the wait cannot succeed (fork from a signal
+ * handler that interrupted an unwind in the same thread), the child
+ * records without stacks instead. The walk itself takes no lock.
  * libunwind also caches per thread, so unwinds never wait for each other.
  */
 #define UNW_LOCAL_ONLY
 #include "unwind.h"
+#ifdef GT_OWN_WALK
+#include "frame_rules.h"
+#endif
 #include "settings.h"
+#include "stack_walk.h"
 #include "tls.h"
 
 #include <dlfcn.h>
@@ -113,21 +123,60 @@ int gt_called_by_unwinder(const void *return_address)
 	return a >= unwinder.start && a < unwinder.end;
 }
 
-int gt_unwind(uintptr_t *ips, int max)
+static void guard_enter(void)
 {
-	void *raw[GT_MAX_STACK_DEPTH + 8];
-	int skip_room = 8; /* our own frames: hook, gt_stream_call, gt_unwind */
-	if (unwinding_unsafe)
-		return 0;
 	in_unwind = 1;
 	pthread_rwlock_rdlock(&fork_guard);
-	int n = unw_backtrace(raw, max + skip_room);
+}
+
+static void guard_leave(void)
+{
 	pthread_rwlock_unlock(&fork_guard);
 	in_unwind = 0;
+}
+
+/*
+ * The walk, learning the rules it lacks on the way: each try learns one,
+ * so a stack never seen takes at most one try per frame. -1: libunwind's.
+ */
+static int walk(uintptr_t *ips, int max)
+{
+#ifndef GT_OWN_WALK
+	(void)ips;
+	(void)max;
+	return -1;
+#else
+	for (int tries = 0; tries <= max; tries++) {
+		uintptr_t missing;
+		int n = gt_stack_walk(ips, max, self.start, self.end, &missing);
+		if (n != GT_WALK_MISSING)
+			return n;
+		guard_enter();
+		int failed = gt_frame_rule_learn(missing);
+		guard_leave();
+		if (failed)
+			break;
+	}
+	return -1;
+#endif
+}
+
+int gt_unwind(uintptr_t *ips, int max)
+{
+	if (unwinding_unsafe)
+		return 0;
+	int depth = walk(ips, max);
+	if (depth >= 0)
+		return depth;
+	void *raw[GT_MAX_STACK_DEPTH + 8];
+	int skip_room = 8; /* our own frames: hook, gt_stream_call, gt_unwind */
+	guard_enter();
+	int n = unw_backtrace(raw, max + skip_room);
+	guard_leave();
 	int first = 0;
 	while (first < n && (uintptr_t)raw[first] >= self.start && (uintptr_t)raw[first] < self.end)
 		first++;
-	int depth = 0;
+	depth = 0;
 	for (int i = first; i < n && depth < max; i++)
 		ips[depth++] = (uintptr_t)raw[i];
 	return depth;

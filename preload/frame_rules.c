@@ -1,0 +1,277 @@
+/*
+ * Frame rules: for a code address, where its frame's caller is (x86-64:
+ * the CFA from rsp or rbp, the return address below it, rbp saved or not).
+ * Read once per address from the module's .eh_frame with libdw, then kept
+ * in a table that unwinds read without a lock (stack_walk.c).
+ *
+ * The table is open addressing on the address. A slot is filled under the
+ * learning mutex and published by storing its address last (release);
+ * readers load the address first (acquire). A full table is copied into
+ * one twice its size and the new one published the same way. The old one
+ * is never freed, since a reader may still be in it: at most as much
+ * memory again as the current table.
+ *
+ * libdw reads the module's file, not its memory. A file replaced since it
+ * was loaded would give wrong rules, so a module is read only when the
+ * file's build-id is the loaded module's; frames in other modules get
+ * GT_RULE_OTHER and the whole stack goes to libunwind. The file is open
+ * only while libdw maps it: one descriptor for microseconds, once per
+ * module and process.
+ */
+#include "frame_rules.h"
+#include "build_id.h"
+#include "pages.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
+#include <fcntl.h>
+#include <libelf.h>
+#include <limits.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* DWARF register numbers on x86-64. */
+#define DWARF_RBP 6
+#define DWARF_RSP 7
+#define DWARF_RA  16
+
+struct slot {
+	_Atomic uintptr_t ip; /* 0: empty */
+	struct gt_frame_rule rule;
+};
+
+struct table {
+	size_t mask; /* slots - 1, a power of two minus one */
+	size_t used;
+	struct slot slots[];
+};
+
+static _Atomic(struct table *) rules;
+static pthread_mutex_t learning = PTHREAD_MUTEX_INITIALIZER;
+
+struct module {
+	uintptr_t start, end; /* the span of its loaded segments */
+	uintptr_t bias;
+	Dwarf_CFI *cfi; /* NULL: no usable CFI (no file, not the loaded build) */
+};
+
+/* Modules read so far; more than this and new ones are libunwind's. */
+#define GT_RULE_MODULES 512
+static struct module modules[GT_RULE_MODULES];
+static int nmodules;
+
+static size_t slot_of(uintptr_t ip, size_t mask)
+{
+	return (size_t)(((uint64_t)ip * 0x9e3779b97f4a7c15u) >> 32) & mask;
+}
+
+struct gt_frame_rule gt_frame_rule_find(uintptr_t ip)
+{
+	struct table *t = atomic_load_explicit(&rules, memory_order_acquire);
+	if (t) {
+		for (size_t i = slot_of(ip, t->mask);; i = (i + 1) & t->mask) {
+			uintptr_t key = atomic_load_explicit(&t->slots[i].ip, memory_order_acquire);
+			if (key == ip)
+				return t->slots[i].rule;
+			if (!key)
+				break;
+		}
+	}
+	return (struct gt_frame_rule){0};
+}
+
+/* Fills slot i of t: the rule first, then the address that publishes it. */
+static void put(struct table *t, uintptr_t ip, struct gt_frame_rule rule)
+{
+	size_t i = slot_of(ip, t->mask);
+	while (atomic_load_explicit(&t->slots[i].ip, memory_order_relaxed))
+		i = (i + 1) & t->mask;
+	t->slots[i].rule = rule;
+	atomic_store_explicit(&t->slots[i].ip, ip, memory_order_release);
+	t->used++;
+}
+
+/* Publishes a table twice the size (or the first one); -1 if out of memory. */
+static int grow(struct table *old)
+{
+	size_t n = old ? 2 * (old->mask + 1) : 4096;
+	struct table *t = gt_pages(sizeof(*t) + n * sizeof(t->slots[0]));
+	if (!t)
+		return -1;
+	t->mask = n - 1;
+	for (size_t i = 0; old && i <= old->mask; i++) {
+		uintptr_t ip = atomic_load_explicit(&old->slots[i].ip, memory_order_relaxed);
+		if (ip)
+			put(t, ip, old->slots[i].rule);
+	}
+	atomic_store_explicit(&rules, t, memory_order_release);
+	return 0;
+}
+
+struct loaded {
+	uintptr_t ip;
+	struct module *m;
+	char path[PATH_MAX];
+	uint8_t build_id[64];
+	size_t build_id_len;
+};
+
+static int find_loaded(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	struct loaded *l = data;
+	uintptr_t lo = UINTPTR_MAX, hi = 0;
+	int inside = 0;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_LOAD)
+			continue;
+		uintptr_t start = info->dlpi_addr + ph->p_vaddr, end = start + ph->p_memsz;
+		lo = start < lo ? start : lo;
+		hi = end > hi ? end : hi;
+		inside |= l->ip >= start && l->ip < end;
+	}
+	if (!inside)
+		return 0;
+	*l->m = (struct module){.start = lo, .end = hi, .bias = info->dlpi_addr};
+	/* The main program has no name here. */
+	const char *name = info->dlpi_name && *info->dlpi_name ? info->dlpi_name : "/proc/self/exe";
+	strncpy(l->path, name, sizeof(l->path) - 1);
+	const uint8_t *id;
+	gt_build_id_of(info, &id, &l->build_id_len);
+	if (l->build_id_len > sizeof(l->build_id))
+		l->build_id_len = 0; /* not a build-id we could compare */
+	if (l->build_id_len)
+		memcpy(l->build_id, id, l->build_id_len);
+	return 1;
+}
+
+/* The CFI of the file at path if it is the loaded build, else NULL. */
+static Dwarf_CFI *read_cfi(const struct loaded *l)
+{
+	if (!l->build_id_len)
+		return NULL; /* nothing to tell the loaded build by */
+	int fd = open(l->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	Dwarf_CFI *cfi = NULL;
+	elf_version(EV_CURRENT);
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf) {
+		const void *id;
+		ssize_t n = dwelf_elf_gnu_build_id(elf, &id);
+		if (n == (ssize_t)l->build_id_len && !memcmp(id, l->build_id, l->build_id_len))
+			cfi = dwarf_getcfi_elf(elf);
+		/* Mapped: libdw needs the descriptor no more. */
+		elf_cntl(elf, ELF_C_FDDONE);
+		if (!cfi)
+			elf_end(elf);
+	}
+	close(fd);
+	return cfi;
+}
+
+static struct module *module_of(uintptr_t ip)
+{
+	for (int i = 0; i < nmodules; i++)
+		if (ip >= modules[i].start && ip < modules[i].end)
+			return &modules[i];
+	if (nmodules == GT_RULE_MODULES)
+		return NULL;
+	static struct loaded l; /* under the learning mutex: off the stack */
+	l.ip = ip;
+	l.m = &modules[nmodules];
+	if (!dl_iterate_phdr(find_loaded, &l))
+		return NULL;
+	l.m->cfi = read_cfi(&l);
+	return &modules[nmodules++];
+}
+
+/* Whether ops is "CFA + offset" (libdw's form of DW_CFA_offset); sets *offset. */
+static int at_cfa_offset(const Dwarf_Op *ops, size_t nops, int64_t *offset)
+{
+	if (nops < 1 || ops[0].atom != DW_OP_call_frame_cfa)
+		return 0;
+	if (nops == 1) {
+		*offset = 0;
+		return 1;
+	}
+	if (nops == 2 && ops[1].atom == DW_OP_plus_uconst) {
+		*offset = (int64_t)ops[1].number;
+		return 1;
+	}
+	return 0;
+}
+
+static struct gt_frame_rule rule_of_frame(Dwarf_Frame *frame)
+{
+	const struct gt_frame_rule other = {.kind = GT_RULE_OTHER};
+	struct gt_frame_rule r = {.kind = GT_RULE_STEP};
+	Dwarf_Addr start, end;
+	bool signal_frame;
+	if (dwarf_frame_info(frame, &start, &end, &signal_frame) != DWARF_RA || signal_frame)
+		return other;
+
+	Dwarf_Op mem[3], *ops;
+	size_t nops;
+	int64_t offset;
+	if (dwarf_frame_register(frame, DWARF_RA, mem, &ops, &nops))
+		return other;
+	if (nops == 0 && ops == mem)
+		return (struct gt_frame_rule){.kind = GT_RULE_LAST}; /* undefined: no caller */
+	if (!at_cfa_offset(ops, nops, &offset) || offset != -8)
+		return other;
+
+	if (dwarf_frame_cfa(frame, &ops, &nops) || nops != 1 || ops[0].atom != DW_OP_bregx ||
+	    (ops[0].number != DWARF_RSP && ops[0].number != DWARF_RBP))
+		return other;
+	offset = (int64_t)ops[0].number2;
+	if (offset <= 0 || offset > INT32_MAX)
+		return other;
+	r.cfa_offset = (int32_t)offset;
+	r.flags |= ops[0].number == DWARF_RBP ? GT_RULE_CFA_FROM_RBP : 0;
+
+	if (dwarf_frame_register(frame, DWARF_RBP, mem, &ops, &nops))
+		return other;
+	if (nops == 0 && !ops)
+		return r; /* same value: rbp is the caller's */
+	if (!at_cfa_offset(ops, nops, &offset) || offset < INT16_MIN || offset > INT16_MAX)
+		return other;
+	r.rbp_offset = (int16_t)offset;
+	r.flags |= GT_RULE_RBP_SAVED;
+	return r;
+}
+
+static struct gt_frame_rule read_rule(uintptr_t ip)
+{
+	struct gt_frame_rule r = {.kind = GT_RULE_OTHER};
+	struct module *m = module_of(ip);
+	Dwarf_Frame *frame;
+	if (m && m->cfi && !dwarf_cfi_addrframe(m->cfi, ip - m->bias, &frame)) {
+		r = rule_of_frame(frame);
+		free(frame); /* libdw's: passes through untraced, as its malloc did */
+	}
+	return r;
+}
+
+int gt_frame_rule_learn(uintptr_t ip)
+{
+	int ok = 0;
+	pthread_mutex_lock(&learning);
+	if (!gt_frame_rule_find(ip).kind) {
+		struct table *t = atomic_load_explicit(&rules, memory_order_relaxed);
+		if (!t || (t->used + 1) * 2 > t->mask + 1) {
+			ok = grow(t);
+			t = atomic_load_explicit(&rules, memory_order_relaxed);
+		}
+		if (!ok)
+			put(t, ip, read_rule(ip));
+	}
+	pthread_mutex_unlock(&learning);
+	return ok;
+}

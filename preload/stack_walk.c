@@ -1,0 +1,187 @@
+/*
+ * The caller's stack, walked with the frame rules (frame_rules.c), and
+ * mostly not walked at all: consecutive allocations of a thread share
+ * their outer frames, so each thread remembers its last walk.
+ *
+ * A walk is a function of the registers it starts from (ip, rsp, rbp)
+ * and of the stack words it reads: each frame's return address at CFA - 8
+ * and, where the rule says so, the saved rbp. So when the walk reaches a
+ * frame whose (ip, rsp, rbp) is a remembered frame's, and every word the
+ * remembered walk read from there outwards holds the same value now, the
+ * rest of the walk is the remembered one, exactly: those words are
+ * compared, not stepped through. On git's stacks (19 frames deep) about
+ * five frames are stepped per allocation.
+ *
+ * Memory: the words compared are the remembered walk's, so they must still
+ * be mapped. Only walks that end at the thread's entry frame (_start, or
+ * clone's) are remembered, on the stack the thread first ended a walk on:
+ * that stack lives as long as the thread and its touched pages stay
+ * mapped. Walks on stacks of the program's own (coroutines), and walks cut
+ * at the depth limit, are never remembered: they are walked in full.
+ *
+ * A frame the rules cannot follow (a signal frame, code without CFI) ends
+ * the walk with GT_WALK_UNABLE, and libunwind takes the whole stack.
+ */
+#include "stack_walk.h"
+
+#ifdef GT_OWN_WALK
+#include "frame_rules.h"
+#include "tls.h"
+
+#include <string.h>
+
+struct frame {
+	uintptr_t ip; /* return address into this frame */
+	uintptr_t sp; /* rsp in this frame at that address: the callee's CFA */
+	uintptr_t rbp;
+	uintptr_t rbp_slot; /* where its caller's rbp was read, or 0: unchanged */
+};
+
+/* The last walk and the next one, in turns: no copy of the new one. */
+static GT_TLS struct frame memo[2][GT_WALK_MAX_FRAMES];
+static GT_TLS int memo_frames[2]; /* 0: nothing to reuse */
+static GT_TLS int memo_now;	  /* which one is the last walk */
+/* The sp of the thread's entry frame, from its first walk to end there. */
+static GT_TLS uintptr_t stack_top;
+
+/* The tracer's own frames above a walk: hook, gt_stream_call, gt_unwind, ... */
+#define GT_WALK_OWN_MAX 8
+
+/* A frame larger than this is a wrong rule; let libunwind judge. */
+#define GT_WALK_FRAME_MAX ((uintptr_t)1 << 28)
+
+/*
+ * Steps from f to its caller by rule r: fills f->rbp_slot and *caller.
+ * -1 if the step leaves the stack's order (a wrong rule).
+ */
+static int step(struct frame *f, struct gt_frame_rule r, struct frame *caller)
+{
+	uintptr_t base = r.flags & GT_RULE_CFA_FROM_RBP ? f->rbp : f->sp;
+	uintptr_t cfa = base + (uintptr_t)(intptr_t)r.cfa_offset;
+	if (cfa <= f->sp || cfa - f->sp > GT_WALK_FRAME_MAX || cfa % sizeof(uintptr_t))
+		return -1;
+	f->rbp_slot = r.flags & GT_RULE_RBP_SAVED ? cfa + (uintptr_t)(intptr_t)r.rbp_offset : 0;
+	caller->ip = *(const uintptr_t *)(cfa - sizeof(uintptr_t));
+	caller->sp = cfa;
+	caller->rbp = f->rbp_slot ? *(const uintptr_t *)f->rbp_slot : f->rbp;
+	return 0;
+}
+
+/*
+ * Whether the words the remembered walk read from frame j outwards hold
+ * what they held. Returns -1 if they all do, else the first frame whose
+ * reads differ: no reuse can start at or below it.
+ */
+static int first_changed(const struct frame *m, int j, int n)
+{
+	for (int i = j; i + 1 < n; i++) {
+		const struct frame *caller = &m[i + 1];
+		if (*(const uintptr_t *)(caller->sp - sizeof(uintptr_t)) != caller->ip ||
+		    (m[i].rbp_slot && *(const uintptr_t *)m[i].rbp_slot != caller->rbp))
+			return i;
+	}
+	return -1;
+}
+
+/*
+ * The frame of the first caller outside [own_start, own_end): the tracer
+ * is built with frame pointers, so its own frames are a chain of rbp.
+ * -1 if the chain looks wrong.
+ */
+static int first_caller(uintptr_t own_start, uintptr_t own_end, struct frame *f)
+{
+	uintptr_t fp = (uintptr_t)__builtin_frame_address(0);
+	for (int own = 0; own < GT_WALK_OWN_MAX; own++) {
+		const uintptr_t *slot = (const uintptr_t *)fp;
+		if (fp % sizeof(uintptr_t))
+			return -1;
+		if (slot[1] < own_start || slot[1] >= own_end) {
+			*f = (struct frame){
+				.ip = slot[1], .sp = fp + 2 * sizeof(uintptr_t), .rbp = slot[0]};
+			return 0;
+		}
+		if (slot[0] <= fp)
+			return -1;
+		fp = slot[0];
+	}
+	return -1;
+}
+
+__attribute__((noinline)) int gt_stack_walk(uintptr_t *ips, int limit, uintptr_t own_start,
+					    uintptr_t own_end, uintptr_t *missing)
+{
+	if (limit > GT_WALK_MAX_FRAMES)
+		return GT_WALK_UNABLE;
+	const struct frame *old = memo[memo_now];
+	int old_n = memo_frames[memo_now];
+	struct frame *w = memo[!memo_now];
+	int n = 0, j = 0, reuse_from = 0, ended = 0;
+
+	if (first_caller(own_start, own_end, &w[0]))
+		return GT_WALK_UNABLE;
+	for (;;) {
+		struct frame *f = &w[n];
+		/* A return address is looked up inside its call. */
+		struct gt_frame_rule r = gt_frame_rule_find(f->ip - 1);
+		if (!r.kind) {
+			*missing = f->ip - 1;
+			return GT_WALK_MISSING;
+		}
+		if (r.kind == GT_RULE_OTHER)
+			return GT_WALK_UNABLE;
+		n++;
+		if (r.kind == GT_RULE_LAST) {
+			f->rbp_slot = 0;
+			ended = 1;
+			break;
+		}
+		if (n == limit)
+			break;
+		struct frame *caller = &w[n];
+		if (step(f, r, caller))
+			return GT_WALK_UNABLE;
+		if (!caller->ip)
+			return GT_WALK_UNABLE; /* an end read from memory: libunwind's call */
+
+		while (j < old_n && old[j].sp < caller->sp)
+			j++;
+		if (j >= reuse_from && j < old_n && old[j].sp == caller->sp &&
+		    old[j].ip == caller->ip && old[j].rbp == caller->rbp) {
+			int changed = first_changed(old, j, old_n);
+			if (changed < 0) {
+				int take = old_n - j;
+				ended = n + take <= limit;
+				if (!ended)
+					take = limit - n;
+				memcpy(caller, &old[j], (size_t)take * sizeof(*caller));
+				n += take;
+				break;
+			}
+			reuse_from = changed + 1;
+		}
+	}
+	for (int i = 0; i < n; i++)
+		ips[i] = w[i].ip;
+	if (ended && !stack_top)
+		stack_top = w[n - 1].sp;
+	if (ended && w[n - 1].sp == stack_top) {
+		memo_now = !memo_now;
+		memo_frames[memo_now] = n;
+	}
+	return n;
+}
+
+#else
+
+int gt_stack_walk(uintptr_t *ips, int limit, uintptr_t own_start, uintptr_t own_end,
+		  uintptr_t *missing)
+{
+	(void)ips;
+	(void)limit;
+	(void)own_start;
+	(void)own_end;
+	(void)missing;
+	return GT_WALK_UNABLE;
+}
+
+#endif
