@@ -1,0 +1,170 @@
+/*
+ * The preload's own stack walk (preload/stack_walk.c) against libunwind's
+ * unw_backtrace, taken at the same point of the same stack: from the
+ * frame that called the probe outwards, both must list the same return
+ * addresses. The stacks vary from one probe to the next (call paths
+ * through frames of different sizes, alloca, indirect calls, recursion
+ * deeper than the limit, a second thread), so the walk mostly reuses
+ * frames of its previous walk; a reuse that should not have happened
+ * shows as a difference. A probe inside a signal handler must either
+ * match or be left to libunwind.
+ */
+#define UNW_LOCAL_ONLY
+#include "../check.h"
+#include "frame_rules.h"
+#include "stack_walk.h"
+
+#include <alloca.h>
+#include <libunwind.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#define LIMIT GT_WALK_MAX_FRAMES
+
+static _Atomic int probes, walked, unable; /* two threads probe */
+
+/* As unwind.c does: learn what the walk lacks, walk again. */
+static int walk(uintptr_t *ips, int limit)
+{
+	for (int tries = 0; tries <= limit; tries++) {
+		uintptr_t missing;
+		int n = gt_stack_walk(ips, limit, 0, 0, &missing);
+		if (n != GT_WALK_MISSING)
+			return n;
+		CHECK(gt_frame_rule_learn(missing) == 0);
+	}
+	return GT_WALK_UNABLE;
+}
+
+/* Index of want in list, or -1. */
+static int find(const uintptr_t *list, int n, uintptr_t want)
+{
+	for (int i = 0; i < n; i++)
+		if (list[i] == want)
+			return i;
+	return -1;
+}
+
+/* Compares both unwinders from the probe's caller outwards. */
+__attribute__((noinline)) static void probe(int in_signal_handler)
+{
+	uintptr_t ours[LIMIT], theirs[LIMIT + 8];
+	void *raw[LIMIT + 8];
+	uintptr_t caller = (uintptr_t)__builtin_return_address(0);
+	int n = walk(ours, LIMIT);
+	int m = unw_backtrace(raw, LIMIT + 8);
+	for (int i = 0; i < m; i++)
+		theirs[i] = (uintptr_t)raw[i];
+	probes++;
+	if (n == GT_WALK_UNABLE) {
+		unable++;
+		CHECK(in_signal_handler); /* every other stack here has CFI throughout */
+		return;
+	}
+	CHECK(n > 0);
+	int a = find(ours, n, caller), b = find(theirs, m, caller);
+	CHECK(a >= 0 && a <= 2); /* only the walk's own frames before it */
+	CHECK(b >= 0);
+	if (a < 0 || b < 0)
+		return;
+	walked++;
+	/* Both from the caller on; ours was cut at LIMIT frames in all. */
+	int same = 0;
+	while (a + same < n && b + same < m && ours[a + same] == theirs[b + same])
+		same++;
+	CHECK(a + same == n);
+	if (n < LIMIT)
+		CHECK(b + same == m); /* ours ended where libunwind's did */
+
+	/* A shorter limit gives the first frames of the same walk. */
+	uintptr_t cut[LIMIT];
+	int limit = a + 1 + probes % (LIMIT - a - 1);
+	int k = walk(cut, limit);
+	CHECK(k == (n < limit ? n : limit));
+	CHECK(k > a && cut[a] == caller); /* the first frames are the walk's call */
+	CHECK(k < 0 || !memcmp(cut + a, ours + a, (size_t)(k - a) * sizeof(*cut)));
+}
+
+typedef void step_fn(unsigned path, int depth);
+static step_fn small_frame, big_frame, varying_frame;
+static step_fn *const steps[] = {small_frame, big_frame, varying_frame};
+
+/* Goes depth calls deeper, each through the function path picks, then probes. */
+static void descend(unsigned path, int depth)
+{
+	if (depth == 0) {
+		probe(0);
+		return;
+	}
+	steps[path % 3](path / 3 + depth, depth - 1);
+}
+
+__attribute__((noinline)) static void small_frame(unsigned path, int depth)
+{
+	volatile int keep = depth;
+	descend(path, depth);
+	(void)keep;
+}
+
+__attribute__((noinline)) static void big_frame(unsigned path, int depth)
+{
+	volatile char pad[600];
+	pad[0] = (char)depth;
+	descend(path * 7, depth);
+	(void)pad[0];
+}
+
+/* alloca: a frame found from rbp, of a size that changes from call to call. */
+__attribute__((noinline)) static void varying_frame(unsigned path, int depth)
+{
+	volatile char *pad = alloca(16 + (path % 5) * 48);
+	pad[0] = (char)depth;
+	descend(path * 13 + 1, depth);
+	(void)pad[0];
+}
+
+static void walk_many(unsigned seed)
+{
+	for (unsigned i = 0; i < 3000; i++) {
+		unsigned path = seed + i * 2654435761u;
+		/* Mostly git-like depths; now and then deeper than the limit. */
+		int depth = i % 50 == 0 ? 70 : (int)(path % 24);
+		descend(path, depth);
+		/* The same stack twice: the second walk is all reuse. */
+		if (i % 7 == 0)
+			descend(path, depth);
+	}
+}
+
+static void *second_thread(void *arg)
+{
+	walk_many((unsigned)(uintptr_t)arg);
+	return NULL;
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	probe(1);
+}
+
+int main(void)
+{
+	unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
+	walk_many(1);
+	pthread_t t;
+	CHECK(pthread_create(&t, NULL, second_thread, (void *)(uintptr_t)99) == 0);
+	walk_many(7);
+	CHECK(pthread_join(t, NULL) == 0);
+
+	signal(SIGUSR1, on_signal);
+	raise(SIGUSR1);
+
+	fprintf(stderr, "%d probes, %d walked, %d left to libunwind\n", probes, walked, unable);
+	/* The walk did the work, not the fallback. */
+	CHECK(walked > 0 && walked + unable == probes);
+	CHECK(unable <= 1);
+	return check_result("unit.stack_walk");
+}
