@@ -16,7 +16,7 @@
  * file's build-id is the loaded module's; frames in other modules get
  * GT_RULE_OTHER and the whole stack goes to libunwind. The file is open
  * only while libdw maps it: one descriptor for microseconds, once per
- * module and process.
+ * module and process, closed only if it still is that file.
  */
 #include "frame_rules.h"
 #include "build_id.h"
@@ -33,6 +33,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* DWARF register numbers on x86-64. */
@@ -151,14 +152,30 @@ static int find_loaded(struct dl_phdr_info *info, size_t size, void *data)
 	return 1;
 }
 
+/*
+ * Closes fd if it still is the file opened: another thread of the program
+ * may have put a descriptor of its own on that number (dup2) meanwhile.
+ */
+static void close_if_same(int fd, const struct stat *opened)
+{
+	struct stat now;
+	if (!fstat(fd, &now) && now.st_dev == opened->st_dev && now.st_ino == opened->st_ino)
+		close(fd);
+}
+
 /* The CFI of the file at path if it is the loaded build, else NULL. */
 static Dwarf_CFI *read_cfi(const struct loaded *l)
 {
 	if (!l->build_id_len)
 		return NULL; /* nothing to tell the loaded build by */
 	int fd = open(l->path, O_RDONLY | O_CLOEXEC);
+	struct stat opened;
 	if (fd < 0)
 		return NULL;
+	if (fstat(fd, &opened)) {
+		close(fd);
+		return NULL;
+	}
 	Dwarf_CFI *cfi = NULL;
 	elf_version(EV_CURRENT);
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
@@ -172,7 +189,7 @@ static Dwarf_CFI *read_cfi(const struct loaded *l)
 		if (!cfi)
 			elf_end(elf);
 	}
-	close(fd);
+	close_if_same(fd, &opened);
 	return cfi;
 }
 
@@ -240,7 +257,8 @@ static struct gt_frame_rule rule_of_frame(Dwarf_Frame *frame)
 		return other;
 	if (nops == 0 && !ops)
 		return r; /* same value: rbp is the caller's */
-	if (!at_cfa_offset(ops, nops, &offset) || offset < INT16_MIN || offset > INT16_MAX)
+	/* Saved below the CFA, as pushed: a walk never reads above its stack. */
+	if (!at_cfa_offset(ops, nops, &offset) || offset < INT16_MIN || offset >= 0)
 		return other;
 	r.rbp_offset = (int16_t)offset;
 	r.flags |= GT_RULE_RBP_SAVED;

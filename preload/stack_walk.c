@@ -12,12 +12,15 @@
  * compared, not stepped through. On git's stacks (19 frames deep) about
  * five frames are stepped per allocation.
  *
- * Memory: the words compared are the remembered walk's, so they must still
- * be mapped. Only walks that end at the thread's entry frame (_start, or
- * clone's) are remembered, on the stack the thread first ended a walk on:
- * that stack lives as long as the thread and its touched pages stay
- * mapped. Walks on stacks of the program's own (coroutines), and walks cut
- * at the depth limit, are never remembered: they are walked in full.
+ * Memory: a walk reads only the stack it walks. The thread's first walk
+ * to end at its entry frame (_start, or clone's) marks the top of the
+ * thread's stack, and later steps never read above it: a step that would
+ * is another stack, or a stack gone wrong, and is libunwind's (which
+ * checks memory before it reads). Only walks that end at that entry frame
+ * are remembered: the words they compare lie on the thread's own stack,
+ * whose touched pages stay mapped as long as the thread lives. Walks on
+ * stacks of the program's own (coroutines), and walks cut at the depth
+ * limit, are never remembered: they are walked in full.
  *
  * A frame the rules cannot follow (a signal frame, code without CFI) ends
  * the walk with GT_WALK_UNABLE, and libunwind takes the whole stack.
@@ -60,6 +63,9 @@ static int step(struct frame *f, struct gt_frame_rule r, struct frame *caller)
 	uintptr_t cfa = base + (uintptr_t)(intptr_t)r.cfa_offset;
 	if (cfa <= f->sp || cfa - f->sp > GT_WALK_FRAME_MAX || cfa % sizeof(uintptr_t))
 		return -1;
+	/* Above the thread's entry frame: another stack, or a stack gone wrong. */
+	if (stack_top && cfa > stack_top)
+		return -1;
 	f->rbp_slot = r.flags & GT_RULE_RBP_SAVED ? cfa + (uintptr_t)(intptr_t)r.rbp_offset : 0;
 	caller->ip = *(const uintptr_t *)(cfa - sizeof(uintptr_t));
 	caller->sp = cfa;
@@ -100,7 +106,8 @@ static int first_caller(uintptr_t own_start, uintptr_t own_end, struct frame *f)
 				.ip = slot[1], .sp = fp + 2 * sizeof(uintptr_t), .rbp = slot[0]};
 			return 0;
 		}
-		if (slot[0] <= fp)
+		if (slot[0] <= fp || slot[0] - fp > GT_WALK_FRAME_MAX ||
+		    (stack_top && slot[0] >= stack_top))
 			return -1;
 		fp = slot[0];
 	}
