@@ -18,9 +18,11 @@
  * is another stack, or a stack gone wrong, and is libunwind's (which
  * checks memory before it reads). Only walks that end at that entry frame
  * are remembered: the words they compare lie on the thread's own stack,
- * whose touched pages stay mapped as long as the thread lives. Walks on
- * stacks of the program's own (coroutines), and walks cut at the depth
- * limit, are never remembered: they are walked in full.
+ * whose touched pages stay mapped as long as the thread lives. So a walk
+ * goes on past the depth limit to the entry frame (at most
+ * GT_WALK_MEMO_FRAMES; deeper stacks are walked to the limit only). Walks
+ * on stacks of the program's own (coroutines) are never remembered: they
+ * are walked in full.
  *
  * A frame the rules cannot follow (a signal frame, code without CFI) ends
  * the walk with GT_WALK_UNABLE, and libunwind takes the whole stack.
@@ -29,8 +31,11 @@
 
 #ifdef GT_OWN_WALK
 #include "frame_rules.h"
+#include "pages.h"
+#include "settings.h"
 #include "tls.h"
 
+#include <pthread.h>
 #include <string.h>
 
 struct frame {
@@ -40,12 +45,26 @@ struct frame {
 	uintptr_t rbp_slot; /* where its caller's rbp was read, or 0: unchanged */
 };
 
-/* The last walk and the next one, in turns: no copy of the new one. */
-static GT_TLS struct frame memo[2][GT_WALK_MAX_FRAMES];
-static GT_TLS int memo_frames[2]; /* 0: nothing to reuse */
-static GT_TLS int memo_now;	  /* which one is the last walk */
-/* The sp of the thread's entry frame, from its first walk to end there. */
-static GT_TLS uintptr_t stack_top;
+/* The deepest walk remembered; deeper stacks are walked to the limit. */
+#define GT_WALK_MEMO_FRAMES GT_MAX_STACK_DEPTH
+
+/* A thread's walks, from gt_pages: a few KiB the thread's stack and TLS do not pay. */
+struct memo {
+	struct frame walks[2][GT_WALK_MEMO_FRAMES]; /* the last walk and the next, in turns */
+	int frames[2];				    /* 0: nothing to reuse */
+	int now;				    /* which one is the last walk */
+	unsigned deep; /* walks since one ran out of room: walk to the limit only */
+	/* The sp of the thread's entry frame, from its first walk to end there. */
+	uintptr_t stack_top;
+};
+
+static GT_TLS struct memo *memo;
+#define GT_MEMO_GONE ((struct memo *)1) /* released at thread exit */
+static pthread_key_t memo_key;
+static int have_memo_key;
+
+/* While a stack is too deep to remember, every this many walks try again. */
+#define GT_WALK_DEEP_RETRY 256
 
 /* The tracer's own frames above a walk: hook, gt_stream_call, gt_unwind, ... */
 #define GT_WALK_OWN_MAX 8
@@ -57,14 +76,14 @@ static GT_TLS uintptr_t stack_top;
  * Steps from f to its caller by rule r: fills f->rbp_slot and *caller.
  * -1 if the step leaves the stack's order (a wrong rule).
  */
-static int step(struct frame *f, struct gt_frame_rule r, struct frame *caller)
+static int step(struct frame *f, struct gt_frame_rule r, uintptr_t top, struct frame *caller)
 {
 	uintptr_t base = r.flags & GT_RULE_CFA_FROM_RBP ? f->rbp : f->sp;
 	uintptr_t cfa = base + (uintptr_t)(intptr_t)r.cfa_offset;
 	if (cfa <= f->sp || cfa - f->sp > GT_WALK_FRAME_MAX || cfa % sizeof(uintptr_t))
 		return -1;
 	/* Above the thread's entry frame: another stack, or a stack gone wrong. */
-	if (stack_top && cfa > stack_top)
+	if (top && cfa > top)
 		return -1;
 	f->rbp_slot = r.flags & GT_RULE_RBP_SAVED ? cfa + (uintptr_t)(intptr_t)r.rbp_offset : 0;
 	caller->ip = *(const uintptr_t *)(cfa - sizeof(uintptr_t));
@@ -94,7 +113,7 @@ static int first_changed(const struct frame *m, int j, int n)
  * is built with frame pointers, so its own frames are a chain of rbp.
  * -1 if the chain looks wrong.
  */
-static int first_caller(uintptr_t own_start, uintptr_t own_end, struct frame *f)
+static int first_caller(uintptr_t own_start, uintptr_t own_end, uintptr_t top, struct frame *f)
 {
 	uintptr_t fp = (uintptr_t)__builtin_frame_address(0);
 	for (int own = 0; own < GT_WALK_OWN_MAX; own++) {
@@ -106,25 +125,52 @@ static int first_caller(uintptr_t own_start, uintptr_t own_end, struct frame *f)
 				.ip = slot[1], .sp = fp + 2 * sizeof(uintptr_t), .rbp = slot[0]};
 			return 0;
 		}
-		if (slot[0] <= fp || slot[0] - fp > GT_WALK_FRAME_MAX ||
-		    (stack_top && slot[0] >= stack_top))
+		if (slot[0] <= fp || slot[0] - fp > GT_WALK_FRAME_MAX || (top && slot[0] >= top))
 			return -1;
 		fp = slot[0];
 	}
 	return -1;
 }
 
+static void release_memo(void *m)
+{
+	gt_pages_free(m, sizeof(struct memo));
+	memo = GT_MEMO_GONE; /* a later destructor's allocation: libunwind's */
+}
+
+void gt_stack_walk_init(void)
+{
+	have_memo_key = !pthread_key_create(&memo_key, release_memo);
+}
+
+/* The thread's memo, made on its first walk; NULL if it cannot have one. */
+static struct memo *thread_memo(void)
+{
+	if (!memo && have_memo_key) {
+		struct memo *m = gt_pages(sizeof(*m));
+		if (m && pthread_setspecific(memo_key, m)) {
+			gt_pages_free(m, sizeof(*m));
+			m = NULL;
+		}
+		memo = m ? m : GT_MEMO_GONE;
+	}
+	return memo == GT_MEMO_GONE ? NULL : memo;
+}
+
 __attribute__((noinline)) int gt_stack_walk(uintptr_t *ips, int limit, uintptr_t own_start,
 					    uintptr_t own_end, uintptr_t *missing)
 {
-	if (limit > GT_WALK_MAX_FRAMES)
+	struct memo *m = thread_memo();
+	if (!m || limit > GT_WALK_MEMO_FRAMES)
 		return GT_WALK_UNABLE;
-	const struct frame *old = memo[memo_now];
-	int old_n = memo_frames[memo_now];
-	struct frame *w = memo[!memo_now];
+	const struct frame *old = m->walks[m->now];
+	int old_n = m->frames[m->now];
+	struct frame *w = m->walks[!m->now];
+	/* To the stack's end, so that it can be remembered, unless it is too deep. */
+	int room = m->deep && m->deep % GT_WALK_DEEP_RETRY ? limit : GT_WALK_MEMO_FRAMES;
 	int n = 0, j = 0, reuse_from = 0, ended = 0;
 
-	if (first_caller(own_start, own_end, &w[0]))
+	if (first_caller(own_start, own_end, m->stack_top, &w[0]))
 		return GT_WALK_UNABLE;
 	for (;;) {
 		struct frame *f = &w[n];
@@ -142,10 +188,10 @@ __attribute__((noinline)) int gt_stack_walk(uintptr_t *ips, int limit, uintptr_t
 			ended = 1;
 			break;
 		}
-		if (n == limit)
+		if (n == room)
 			break;
 		struct frame *caller = &w[n];
-		if (step(f, r, caller))
+		if (step(f, r, m->stack_top, caller))
 			return GT_WALK_UNABLE;
 		if (!caller->ip)
 			return GT_WALK_UNABLE; /* an end read from memory: libunwind's call */
@@ -157,9 +203,9 @@ __attribute__((noinline)) int gt_stack_walk(uintptr_t *ips, int limit, uintptr_t
 			int changed = first_changed(old, j, old_n);
 			if (changed < 0) {
 				int take = old_n - j;
-				ended = n + take <= limit;
+				ended = n + take <= room;
 				if (!ended)
-					take = limit - n;
+					take = room - n;
 				memcpy(caller, &old[j], (size_t)take * sizeof(*caller));
 				n += take;
 				break;
@@ -167,18 +213,27 @@ __attribute__((noinline)) int gt_stack_walk(uintptr_t *ips, int limit, uintptr_t
 			reuse_from = changed + 1;
 		}
 	}
-	for (int i = 0; i < n; i++)
+	int depth = n < limit ? n : limit;
+	for (int i = 0; i < depth; i++)
 		ips[i] = w[i].ip;
-	if (ended && !stack_top)
-		stack_top = w[n - 1].sp;
-	if (ended && w[n - 1].sp == stack_top) {
-		memo_now = !memo_now;
-		memo_frames[memo_now] = n;
+	if (ended && !m->stack_top)
+		m->stack_top = w[n - 1].sp;
+	if (ended && w[n - 1].sp == m->stack_top) {
+		m->now = !m->now;
+		m->frames[m->now] = n;
 	}
-	return n;
+	if (ended)
+		m->deep = 0;
+	else if (room == GT_WALK_MEMO_FRAMES || m->deep)
+		m->deep++;
+	return depth;
 }
 
 #else
+
+void gt_stack_walk_init(void)
+{
+}
 
 int gt_stack_walk(uintptr_t *ips, int limit, uintptr_t own_start, uintptr_t own_end,
 		  uintptr_t *missing)

@@ -8,13 +8,13 @@
 
 #include <stdint.h>
 
-/* The most frames a walk returns: deeper limits go to libunwind. */
-#define GT_WALK_MAX_FRAMES 48
-
 enum {
 	GT_WALK_UNABLE = -1,  /* a frame this walk cannot follow: ask libunwind */
 	GT_WALK_MISSING = -2, /* *missing has no rule yet: learn it, walk again */
 };
+
+/* Makes the key that releases a thread's walks when it exits. */
+void gt_stack_walk_init(void);
 
 /*
  * Fills ips with return addresses, innermost first, at most limit of

@@ -113,6 +113,7 @@ void gt_unwind_init(void)
 	dl_iterate_phdr(find_segment, &self);
 	dl_iterate_phdr(find_segment, &unwinder);
 	unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
+	gt_stack_walk_init();
 	init_fork_guard();
 	pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
 }

@@ -21,7 +21,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
-#define LIMIT GT_WALK_MAX_FRAMES
+#define LIMIT 48 /* frames a probe asks for: deeper stacks are cut */
 
 static _Atomic int probes, walked, unable; /* two threads probe */
 
@@ -129,8 +129,11 @@ static void walk_many(unsigned seed)
 {
 	for (unsigned i = 0; i < 3000; i++) {
 		unsigned path = seed + i * 2654435761u;
-		/* Mostly git-like depths; now and then deeper than the limit. */
-		int depth = i % 50 == 0 ? 70 : (int)(path % 24);
+		/*
+		 * Mostly git-like depths; now and then deeper than the limit,
+		 * or than the walk remembers (GT_MAX_STACK_DEPTH).
+		 */
+		int depth = i % 50 == 0 ? 70 : i % 111 == 0 ? 150 : (int)(path % 24);
 		descend(path, depth);
 		/* The same stack twice: the second walk is all reuse. */
 		if (i % 7 == 0)
@@ -153,6 +156,7 @@ static void on_signal(int sig)
 int main(void)
 {
 	unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
+	gt_stack_walk_init();
 	walk_many(1);
 	pthread_t t;
 	CHECK(pthread_create(&t, NULL, second_thread, (void *)(uintptr_t)99) == 0);
