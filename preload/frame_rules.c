@@ -49,15 +49,19 @@ struct slot {
 struct table {
 	size_t mask; /* slots - 1, a power of two minus one */
 	size_t used;
+	unsigned generation; /* of the modules its rules were read from */
 	struct slot slots[];
 };
 
 static _Atomic(struct table *) rules;
+/* Bumped when a module is unloaded: its rules, and its file, are let go. */
+static _Atomic unsigned generation;
 static pthread_mutex_t learning = PTHREAD_MUTEX_INITIALIZER;
 
 struct module {
 	uintptr_t start, end; /* the span of its loaded segments */
 	uintptr_t bias;
+	Elf *elf;
 	Dwarf_CFI *cfi; /* NULL: no usable CFI (no file, not the loaded build) */
 };
 
@@ -74,7 +78,7 @@ static size_t slot_of(uintptr_t ip, size_t mask)
 struct gt_frame_rule gt_frame_rule_find(uintptr_t ip)
 {
 	struct table *t = atomic_load_explicit(&rules, memory_order_acquire);
-	if (t) {
+	if (t && t->generation == atomic_load_explicit(&generation, memory_order_relaxed)) {
 		for (size_t i = slot_of(ip, t->mask);; i = (i + 1) & t->mask) {
 			uintptr_t key = atomic_load_explicit(&t->slots[i].ip, memory_order_acquire);
 			if (key == ip)
@@ -97,14 +101,20 @@ static void put(struct table *t, uintptr_t ip, struct gt_frame_rule rule)
 	t->used++;
 }
 
-/* Publishes a table twice the size (or the first one); -1 if out of memory. */
-static int grow(struct table *old)
+/*
+ * Publishes a table twice the size of old with its rules, or an empty one
+ * (no old, or old of modules since unloaded); -1 if out of memory.
+ */
+static int grow(struct table *old, unsigned now)
 {
+	if (old && old->generation != now)
+		old = NULL;
 	size_t n = old ? 2 * (old->mask + 1) : 4096;
 	struct table *t = gt_pages(sizeof(*t) + n * sizeof(t->slots[0]));
 	if (!t)
 		return -1;
 	t->mask = n - 1;
+	t->generation = now;
 	for (size_t i = 0; old && i <= old->mask; i++) {
 		uintptr_t ip = atomic_load_explicit(&old->slots[i].ip, memory_order_relaxed);
 		if (ip)
@@ -163,18 +173,22 @@ static void close_if_same(int fd, const struct stat *opened)
 		close(fd);
 }
 
-/* The CFI of the file at path if it is the loaded build, else NULL. */
-static Dwarf_CFI *read_cfi(const struct loaded *l)
+/* Reads the CFI of the module's file into m if it is the loaded build. */
+static void read_cfi(const struct loaded *l, struct module *m)
 {
 	if (!l->build_id_len)
-		return NULL; /* nothing to tell the loaded build by */
-	int fd = open(l->path, O_RDONLY | O_CLOEXEC);
+		return; /* nothing to tell the loaded build by */
+	int fd = open(l->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat opened;
 	if (fd < 0)
-		return NULL;
+		return;
 	if (fstat(fd, &opened)) {
 		close(fd);
-		return NULL;
+		return;
+	}
+	if (!S_ISREG(opened.st_mode)) { /* a FIFO or a device under that name */
+		close_if_same(fd, &opened);
+		return;
 	}
 	Dwarf_CFI *cfi = NULL;
 	elf_version(EV_CURRENT);
@@ -186,11 +200,14 @@ static Dwarf_CFI *read_cfi(const struct loaded *l)
 			cfi = dwarf_getcfi_elf(elf);
 		/* Mapped: libdw needs the descriptor no more. */
 		elf_cntl(elf, ELF_C_FDDONE);
-		if (!cfi)
+		if (cfi) {
+			m->elf = elf;
+			m->cfi = cfi;
+		} else {
 			elf_end(elf);
+		}
 	}
 	close_if_same(fd, &opened);
-	return cfi;
 }
 
 static struct module *module_of(uintptr_t ip)
@@ -205,7 +222,7 @@ static struct module *module_of(uintptr_t ip)
 	l.m = &modules[nmodules];
 	if (!dl_iterate_phdr(find_loaded, &l))
 		return NULL;
-	l.m->cfi = read_cfi(&l);
+	read_cfi(&l, l.m);
 	return &modules[nmodules++];
 }
 
@@ -223,6 +240,12 @@ static int at_cfa_offset(const Dwarf_Op *ops, size_t nops, int64_t *offset)
 		return 1;
 	}
 	return 0;
+}
+
+/* Whether ops is the CFA's value itself (val_offset(0), x86-64's rule for rsp). */
+static int is_cfa(const Dwarf_Op *ops, size_t nops)
+{
+	return nops == 2 && ops[0].atom == DW_OP_call_frame_cfa && ops[1].atom == DW_OP_stack_value;
 }
 
 static struct gt_frame_rule rule_of_frame(Dwarf_Frame *frame)
@@ -253,6 +276,10 @@ static struct gt_frame_rule rule_of_frame(Dwarf_Frame *frame)
 	r.cfa_offset = (int32_t)offset;
 	r.flags |= ops[0].number == DWARF_RBP ? GT_RULE_CFA_FROM_RBP : 0;
 
+	/* The caller's rsp must be the CFA, as a call leaves it (libdw: "CFA, a value"). */
+	if (dwarf_frame_register(frame, DWARF_RSP, mem, &ops, &nops) || !is_cfa(ops, nops))
+		return other;
+
 	if (dwarf_frame_register(frame, DWARF_RBP, mem, &ops, &nops))
 		return other;
 	if (nops == 0 && !ops)
@@ -277,19 +304,56 @@ static struct gt_frame_rule read_rule(uintptr_t ip)
 	return r;
 }
 
+/* Lets go of every module read: some were unloaded since. */
+static void forget_modules(void)
+{
+	for (int i = 0; i < nmodules; i++) {
+		if (modules[i].cfi) {
+			dwarf_cfi_end(modules[i].cfi);
+			elf_end(modules[i].elf);
+		}
+	}
+	memset(modules, 0, sizeof(modules));
+	nmodules = 0;
+}
+
+void gt_frame_rules_forget(void)
+{
+	atomic_fetch_add_explicit(&generation, 1, memory_order_relaxed);
+}
+
+unsigned gt_frame_rules_generation(void)
+{
+	return atomic_load_explicit(&generation, memory_order_relaxed);
+}
+
 int gt_frame_rule_learn(uintptr_t ip)
 {
-	int ok = 0;
-	pthread_mutex_lock(&learning);
+	/*
+	 * Never wait here: the learner may be waiting for the loader's lock
+	 * (dl_iterate_phdr) that this thread holds, if it allocates inside a
+	 * dl_iterate_phdr callback. A busy table sends this one stack to
+	 * libunwind; a later walk learns the rule.
+	 */
+	if (pthread_mutex_trylock(&learning))
+		return -1;
+	/* open and close are cancellation points: never leave the lock held. */
+	int cancel_state;
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state);
+	int failed = 0;
 	if (!gt_frame_rule_find(ip).kind) {
+		unsigned now = gt_frame_rules_generation();
 		struct table *t = atomic_load_explicit(&rules, memory_order_relaxed);
-		if (!t || (t->used + 1) * 2 > t->mask + 1) {
-			ok = grow(t);
+		if (t && t->generation != now)
+			forget_modules();
+		if (!t || t->generation != now || (t->used + 1) * 2 > t->mask + 1) {
+			failed = grow(t, now);
 			t = atomic_load_explicit(&rules, memory_order_relaxed);
 		}
-		if (!ok)
+		if (!failed)
 			put(t, ip, read_rule(ip));
 	}
+	pthread_setcancelstate(cancel_state, NULL);
 	pthread_mutex_unlock(&learning);
-	return ok;
+	return failed;
 }

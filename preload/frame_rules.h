@@ -36,8 +36,18 @@ struct gt_frame_rule gt_frame_rule_find(uintptr_t ip);
 /*
  * Reads the rule for ip from its module (libdw) and keeps it. Slow, and
  * libdw locks and allocates: callers keep fork out (unwind.c). Returns
- * -1 if it could not be kept (out of memory).
+ * -1 if it could not be kept (another thread is learning, or out of
+ * memory).
  */
 int gt_frame_rule_learn(uintptr_t ip);
+
+/*
+ * A module was unloaded: every rule and module read so far is let go (the
+ * next learning does it). No lock: callable from the dlclose hook.
+ */
+void gt_frame_rules_forget(void);
+
+/* Changes with each gt_frame_rules_forget: walks kept from before are stale. */
+unsigned gt_frame_rules_generation(void);
 
 #endif /* GT_FRAME_RULES_H */

@@ -4,12 +4,14 @@
  * run; exit() only notes the status for the destructor's END. Exec and
  * spawn add the run's GITTRACE_SESSION, and libgittrace in LD_PRELOAD, to
  * the new program's environment (exec_env.c). dlopen re-announces the
- * module map so stacks through the new library resolve.
+ * module map so stacks through the new library resolve; dlclose tells the
+ * stack walk that code it read rules for may be gone.
  */
 #include "exec_env.h"
 #include "image.h"
 #include "interpose.h"
 #include "lifecycle.h"
+#include "stack_walk.h"
 #include "stream.h"
 
 #include <errno.h>
@@ -239,4 +241,13 @@ GT_EXPORT void *GT_HOOK_NAME(dlopen)(const char *file, int mode)
 		gt_leave();
 	}
 	return handle;
+}
+
+GT_EXPORT int GT_HOOK_NAME(dlclose)(void *handle)
+{
+	need_real();
+	int r = gt_real_dlclose(handle);
+	if (!r)
+		gt_stack_walk_modules_gone();
+	return r;
 }

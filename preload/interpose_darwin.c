@@ -58,7 +58,8 @@ extern char **environ;
 	X(exit)                                                                                    \
 	X(_exit)                                                                                   \
 	X(_Exit)                                                                                   \
-	X(dlopen)
+	X(dlopen)                                                                                  \
+	X(dlclose)
 
 /* The hooks themselves (hooks_*.c), named gt_hook_<name> here (interpose.h). */
 #define GT_HOOK(ret, name, params) ret GT_HOOK_NAME(name) params;

@@ -28,8 +28,7 @@
  * the walk with GT_WALK_UNABLE, and libunwind takes the whole stack.
  */
 #include "stack_walk.h"
-
-#ifdef GT_OWN_WALK
+#include "fork_guard.h"
 #include "frame_rules.h"
 #include "pages.h"
 #include "settings.h"
@@ -53,7 +52,8 @@ struct memo {
 	struct frame walks[2][GT_WALK_MEMO_FRAMES]; /* the last walk and the next, in turns */
 	int frames[2];				    /* 0: nothing to reuse */
 	int now;				    /* which one is the last walk */
-	unsigned deep; /* walks since one ran out of room: walk to the limit only */
+	unsigned deep;	     /* walks since one ran out of room: walk to the limit only */
+	unsigned generation; /* of the frame rules the walks were made with */
 	/* The sp of the thread's entry frame, from its first walk to end there. */
 	uintptr_t stack_top;
 };
@@ -68,6 +68,9 @@ static int have_memo_key;
 
 /* The tracer's own frames above a walk: hook, gt_stream_call, gt_unwind, ... */
 #define GT_WALK_OWN_MAX 8
+
+/* A return address below this is no code (0: a hand-made end); libunwind's too. */
+#define GT_WALK_LOWEST_IP 0x4000
 
 /* A frame larger than this is a wrong rule; let libunwind judge. */
 #define GT_WALK_FRAME_MAX ((uintptr_t)1 << 28)
@@ -143,6 +146,11 @@ void gt_stack_walk_init(void)
 	have_memo_key = !pthread_key_create(&memo_key, release_memo);
 }
 
+void gt_stack_walk_modules_gone(void)
+{
+	gt_frame_rules_forget();
+}
+
 /* The thread's memo, made on its first walk; NULL if it cannot have one. */
 static struct memo *thread_memo(void)
 {
@@ -157,12 +165,20 @@ static struct memo *thread_memo(void)
 	return memo == GT_MEMO_GONE ? NULL : memo;
 }
 
-__attribute__((noinline)) int gt_stack_walk(uintptr_t *ips, int limit, uintptr_t own_start,
-					    uintptr_t own_end, uintptr_t *missing)
+/* No rule yet for *missing: learn it, walk again. */
+#define GT_WALK_MISSING (-2)
+
+static int walk_once(uintptr_t *ips, int limit, uintptr_t own_start, uintptr_t own_end,
+		     uintptr_t *missing)
 {
 	struct memo *m = thread_memo();
 	if (!m || limit > GT_WALK_MEMO_FRAMES)
 		return GT_WALK_UNABLE;
+	unsigned rules_now = gt_frame_rules_generation();
+	if (m->generation != rules_now) { /* a module went: its frames may be another's now */
+		m->frames[0] = m->frames[1] = 0;
+		m->generation = rules_now;
+	}
 	const struct frame *old = m->walks[m->now];
 	int old_n = m->frames[m->now];
 	struct frame *w = m->walks[!m->now];
@@ -193,7 +209,7 @@ __attribute__((noinline)) int gt_stack_walk(uintptr_t *ips, int limit, uintptr_t
 		struct frame *caller = &w[n];
 		if (step(f, r, m->stack_top, caller))
 			return GT_WALK_UNABLE;
-		if (!caller->ip)
+		if (caller->ip < GT_WALK_LOWEST_IP)
 			return GT_WALK_UNABLE; /* an end read from memory: libunwind's call */
 
 		while (j < old_n && old[j].sp < caller->sp)
@@ -229,21 +245,22 @@ __attribute__((noinline)) int gt_stack_walk(uintptr_t *ips, int limit, uintptr_t
 	return depth;
 }
 
-#else
-
-void gt_stack_walk_init(void)
+/*
+ * The walk, learning the rules it lacks on the way: each try learns one,
+ * and a walk steps at most GT_WALK_MEMO_FRAMES frames.
+ */
+int gt_stack_walk(uintptr_t *ips, int limit, uintptr_t own_start, uintptr_t own_end)
 {
-}
-
-int gt_stack_walk(uintptr_t *ips, int limit, uintptr_t own_start, uintptr_t own_end,
-		  uintptr_t *missing)
-{
-	(void)ips;
-	(void)limit;
-	(void)own_start;
-	(void)own_end;
-	(void)missing;
+	for (int tries = 0; tries <= GT_WALK_MEMO_FRAMES; tries++) {
+		uintptr_t missing = 0;
+		int n = walk_once(ips, limit, own_start, own_end, &missing);
+		if (n != GT_WALK_MISSING)
+			return n;
+		gt_fork_guard_enter();
+		int failed = gt_frame_rule_learn(missing);
+		gt_fork_guard_leave();
+		if (failed)
+			break;
+	}
 	return GT_WALK_UNABLE;
 }
-
-#endif

@@ -3,7 +3,8 @@
 # directly or through others, on a module that depends on it.
 #
 # A module is a header of preload/ and the files of the same name
-# (interpose_linux.c and interpose_darwin.c belong to interpose.h); X
+# (interpose_linux.c and interpose_darwin.c belong to interpose.h, a
+# platform's stand-in X_none.c to X.h); X
 # depends on Y when a file of X has #include "Y.h". That graph is only
 # the true one if each module declares what it defines in its own header,
 # so that is checked first: a gt_ function or variable that X.c defines
@@ -21,7 +22,7 @@ module() {
 	local name
 	name=$(basename "$1")
 	name=${name%.*}
-	echo "${name%_@(linux|darwin)}"
+	echo "${name%_@(linux|darwin|none)}"
 }
 
 for file in "$dir"/*.c; do

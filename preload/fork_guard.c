@@ -1,0 +1,88 @@
+/*
+ * libunwind, and libdw when the stack walk learns a new frame rule, take
+ * internal locks. A fork while another thread is inside either would
+ * leave such a lock held forever in the child, and the child's next call
+ * would hang. So they run under a read lock and fork (through
+ * pthread_atfork) waits for the write lock: no thread is inside them when
+ * the child is made. If the wait cannot succeed (fork from a signal
+ * handler that interrupted a guarded call in the same thread), the child
+ * records without stacks instead.
+ */
+#include "fork_guard.h"
+#include "tls.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <time.h>
+
+static pthread_rwlock_t fork_guard;
+/*
+ * The prepare handler of this thread's fork got the write lock. Per
+ * thread: two threads may fork at once, and the second's prepare handler
+ * must not clear the flag the first one's parent handler unlocks by.
+ */
+static GT_TLS int fork_guard_held;
+static int guard_lost;	   /* in a child forked without it */
+static GT_TLS int guarded; /* this thread holds the read lock */
+
+/* How long fork waits for guarded calls (each takes microseconds). */
+#define GT_FORK_WAIT_NS 1000000000L
+
+static void init_lock(void)
+{
+	pthread_rwlockattr_t attr;
+	pthread_rwlockattr_init(&attr);
+	/* A stream of guarded calls in other threads must not starve fork. */
+	pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+	pthread_rwlock_init(&fork_guard, &attr);
+	pthread_rwlockattr_destroy(&attr);
+}
+
+static void before_fork(void)
+{
+	struct timespec deadline;
+	fork_guard_held = 0;
+	if (guarded)
+		return; /* a signal handler forking inside our own guarded call */
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += GT_FORK_WAIT_NS / 1000000000L;
+	int saved_errno = errno;
+	fork_guard_held = pthread_rwlock_timedwrlock(&fork_guard, &deadline) == 0;
+	errno = saved_errno;
+}
+
+static void after_fork_in_parent(void)
+{
+	if (fork_guard_held)
+		pthread_rwlock_unlock(&fork_guard);
+}
+
+static void after_fork_in_child(void)
+{
+	if (!fork_guard_held)
+		guard_lost = 1;
+	init_lock();
+}
+
+void gt_fork_guard_init(void)
+{
+	init_lock();
+	pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
+}
+
+void gt_fork_guard_enter(void)
+{
+	guarded = 1;
+	pthread_rwlock_rdlock(&fork_guard);
+}
+
+void gt_fork_guard_leave(void)
+{
+	pthread_rwlock_unlock(&fork_guard);
+	guarded = 0;
+}
+
+int gt_fork_guard_lost(void)
+{
+	return guard_lost;
+}

@@ -1,0 +1,22 @@
+/*
+ * Keeps fork out while a thread is inside a library that takes locks of
+ * its own: libunwind, and libdw reading frame rules (fork_guard.c).
+ */
+#ifndef GT_FORK_GUARD_H
+#define GT_FORK_GUARD_H
+
+/* Registers the fork handlers; once, at start-up. */
+void gt_fork_guard_init(void);
+
+/* Around every call into those libraries. */
+void gt_fork_guard_enter(void);
+void gt_fork_guard_leave(void);
+
+/*
+ * In a child forked while this could not be made sure (fork from a signal
+ * handler that interrupted the guarded call in the same thread): a lock in
+ * those libraries may be held forever, so they must not be called.
+ */
+int gt_fork_guard_lost(void);
+
+#endif /* GT_FORK_GUARD_H */
