@@ -10,19 +10,24 @@
  * remembered walk read from there outwards holds the same value now, the
  * rest of the walk is the remembered one, exactly: those words are
  * compared, not stepped through. On git's stacks (19 frames deep) about
- * five frames are stepped per allocation.
+ * four frames are stepped per allocation.
  *
  * Memory: a walk reads only the stack it walks. The thread's first walk
- * to end at its entry frame (_start, or clone's) marks the top of the
- * thread's stack, and later steps never read above it: a step that would
- * is another stack, or a stack gone wrong, and is libunwind's (which
- * checks memory before it reads). Only walks that end at that entry frame
- * are remembered: the words they compare lie on the thread's own stack,
- * whose touched pages stay mapped as long as the thread lives. So a walk
- * goes on past the depth limit to the entry frame (at most
+ * to end at a frame without a caller (_start, or clone's thread start: a
+ * thread's first allocation is made on its own stack) marks the top of
+ * the thread's stack, and later steps never read above it: a step that
+ * would is on another stack, or the stack has gone wrong, and the walk is
+ * libunwind's (which checks memory before it reads). Only walks that end
+ * at that top are remembered: the words they compare lie on the thread's
+ * own stack, whose touched pages stay mapped as long as the thread lives.
+ * So a walk goes on past the depth limit to the entry frame (at most
  * GT_WALK_MEMO_FRAMES; deeper stacks are walked to the limit only). Walks
  * on stacks of the program's own (coroutines) are never remembered: they
- * are walked in full.
+ * are walked in full, or left to libunwind where they end in a frame the
+ * rules cannot follow (glibc's makecontext does). Within the bounds, the reads are as safe as the
+ * modules' CFI is right. (A thread whose first allocation were made on a
+ * stack of the program's own would take that stack's top instead: its
+ * walks elsewhere would go to libunwind, or not be remembered.)
  *
  * A frame the rules cannot follow (a signal frame, code without CFI) ends
  * the walk with GT_WALK_UNABLE, and libunwind takes the whole stack.

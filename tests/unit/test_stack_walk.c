@@ -5,10 +5,10 @@
  * addresses. The stacks vary from one probe to the next (call paths
  * through frames of different sizes, alloca, indirect calls, recursion
  * deeper than the limit, a second thread, rules forgotten as after a
- * dlclose), so the walk mostly reuses
+ * dlclose, a makecontext coroutine on a heap stack), so the walk mostly reuses
  * frames of its previous walk; a reuse that should not have happened
- * shows as a difference. A probe inside a signal handler must either
- * match or be left to libunwind.
+ * shows as a difference. A probe inside a signal handler (on the thread's
+ * stack, or an alternate one) must either match or be left to libunwind.
  */
 #define UNW_LOCAL_ONLY
 #include "../check.h"
@@ -20,12 +20,20 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdlib.h>
+#include <ucontext.h>
 #include <stdatomic.h>
 #include <string.h>
 
 #define LIMIT 48 /* frames a probe asks for: deeper stacks are cut */
 
 static _Atomic int probes, walked, unable; /* two threads probe */
+/*
+ * Set while a coroutine runs: its stack ends in glibc's __start_context,
+ * which the walk may leave to libunwind, as it does signal frames.
+ */
+static int on_coroutine_stack;
+static int coroutine_probes;
 
 /*
  * The walk learns the rules it lacks; while the other thread is learning
@@ -63,9 +71,11 @@ __attribute__((noinline)) static void probe(int in_signal_handler)
 	for (int i = 0; i < m; i++)
 		theirs[i] = (uintptr_t)raw[i];
 	probes++;
+	coroutine_probes += on_coroutine_stack;
 	if (n == GT_WALK_UNABLE) {
 		unable++;
-		CHECK(in_signal_handler); /* every other stack here has CFI throughout */
+		/* Every other stack here has CFI throughout, to its entry frame. */
+		CHECK(in_signal_handler || on_coroutine_stack);
 		return;
 	}
 	CHECK(n > 0);
@@ -158,6 +168,41 @@ static void on_signal(int sig)
 	probe(1);
 }
 
+/* A coroutine on a stack of the program's own (makecontext). */
+static ucontext_t main_context, coroutine_context;
+
+static void coroutine(void)
+{
+	on_coroutine_stack = 1;
+	walk_many(11);
+	on_coroutine_stack = 0;
+}
+
+static void run_coroutine(void)
+{
+	size_t size = 1 << 20;
+	void *stack = malloc(size);
+	CHECK(getcontext(&coroutine_context) == 0);
+	coroutine_context.uc_stack.ss_sp = stack;
+	coroutine_context.uc_stack.ss_size = size;
+	coroutine_context.uc_link = &main_context;
+	makecontext(&coroutine_context, coroutine, 0);
+	CHECK(swapcontext(&main_context, &coroutine_context) == 0);
+	free(stack);
+}
+
+/* A signal handler on an alternate stack. */
+static void signal_on_alternate_stack(void)
+{
+	static char alternate[1 << 16];
+	stack_t ss = {.ss_sp = alternate, .ss_size = sizeof(alternate)};
+	struct sigaction sa = {.sa_handler = on_signal, .sa_flags = SA_ONSTACK};
+	CHECK(sigaltstack(&ss, NULL) == 0);
+	sigemptyset(&sa.sa_mask);
+	CHECK(sigaction(SIGUSR2, &sa, NULL) == 0);
+	raise(SIGUSR2);
+}
+
 int main(void)
 {
 	unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
@@ -173,12 +218,17 @@ int main(void)
 	gt_stack_walk_modules_gone();
 	walk_many(3);
 
+	/* Stacks of the program's own: walked in full, never remembered. */
+	run_coroutine();
+	walk_many(5);
+
 	signal(SIGUSR1, on_signal);
 	raise(SIGUSR1);
+	signal_on_alternate_stack();
 
 	fprintf(stderr, "%d probes, %d walked, %d left to libunwind\n", probes, walked, unable);
-	/* The walk did the work, not the fallback. */
+	/* The walk did the work, not the fallback: only the special stacks. */
 	CHECK(walked > 0 && walked + unable == probes);
-	CHECK(unable <= 1);
+	CHECK(unable <= 2 + coroutine_probes);
 	return check_result("unit.stack_walk");
 }
