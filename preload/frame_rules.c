@@ -6,10 +6,12 @@
  *
  * The table is open addressing on the address. A slot is filled under the
  * learning mutex and published by storing its address last (release);
- * readers load the address first (acquire). A full table is copied into
- * one twice its size and the new one published the same way. The old one
- * is never freed, since a reader may still be in it: at most as much
- * memory again as the current table.
+ * readers load the address first (acquire), and again after the rule: a
+ * slot cleared meanwhile reads as unknown. A full table is copied into one
+ * twice its size and the new one published the same way. The old one is
+ * never freed, since a reader may still be in it: at most as much memory
+ * again as the current table. After a dlclose the table is cleared in
+ * place (unknown is always a safe answer: the rule is read again).
  *
  * libdw reads the module's file, not its memory. A file replaced since it
  * was loaded would give wrong rules, so a module is read only when the
@@ -49,7 +51,7 @@ struct slot {
 struct table {
 	size_t mask; /* slots - 1, a power of two minus one */
 	size_t used;
-	unsigned generation; /* of the modules its rules were read from */
+	_Atomic unsigned generation; /* of the modules its rules were read from */
 	struct slot slots[];
 };
 
@@ -78,11 +80,18 @@ static size_t slot_of(uintptr_t ip, size_t mask)
 struct gt_frame_rule gt_frame_rule_find(uintptr_t ip)
 {
 	struct table *t = atomic_load_explicit(&rules, memory_order_acquire);
-	if (t && t->generation == atomic_load_explicit(&generation, memory_order_relaxed)) {
+	if (t && atomic_load_explicit(&t->generation, memory_order_acquire) ==
+			 atomic_load_explicit(&generation, memory_order_relaxed)) {
 		for (size_t i = slot_of(ip, t->mask);; i = (i + 1) & t->mask) {
 			uintptr_t key = atomic_load_explicit(&t->slots[i].ip, memory_order_acquire);
-			if (key == ip)
-				return t->slots[i].rule;
+			if (key == ip) {
+				struct gt_frame_rule r = t->slots[i].rule;
+				atomic_thread_fence(memory_order_acquire);
+				if (atomic_load_explicit(&t->slots[i].ip, memory_order_relaxed) ==
+				    ip)
+					return r;
+				break;
+			}
 			if (!key)
 				break;
 		}
@@ -101,20 +110,15 @@ static void put(struct table *t, uintptr_t ip, struct gt_frame_rule rule)
 	t->used++;
 }
 
-/*
- * Publishes a table twice the size of old with its rules, or an empty one
- * (no old, or old of modules since unloaded); -1 if out of memory.
- */
+/* Publishes a table twice the size of old (or the first one); -1 if out of memory. */
 static int grow(struct table *old, unsigned now)
 {
-	if (old && old->generation != now)
-		old = NULL;
 	size_t n = old ? 2 * (old->mask + 1) : 4096;
 	struct table *t = gt_pages(sizeof(*t) + n * sizeof(t->slots[0]));
 	if (!t)
 		return -1;
 	t->mask = n - 1;
-	t->generation = now;
+	atomic_store_explicit(&t->generation, now, memory_order_relaxed);
 	for (size_t i = 0; old && i <= old->mask; i++) {
 		uintptr_t ip = atomic_load_explicit(&old->slots[i].ip, memory_order_relaxed);
 		if (ip)
@@ -304,6 +308,17 @@ static struct gt_frame_rule read_rule(uintptr_t ip)
 	return r;
 }
 
+/* Empties t in place for the modules of generation now. */
+static void clear(struct table *t, unsigned now)
+{
+	for (size_t i = 0; i <= t->mask; i++) {
+		atomic_store_explicit(&t->slots[i].ip, 0, memory_order_relaxed);
+		t->slots[i].rule = (struct gt_frame_rule){0};
+	}
+	t->used = 0;
+	atomic_store_explicit(&t->generation, now, memory_order_release);
+}
+
 /* Lets go of every module read: some were unloaded since. */
 static void forget_modules(void)
 {
@@ -344,9 +359,11 @@ int gt_frame_rule_learn(uintptr_t ip)
 	if (!gt_frame_rule_find(ip).kind) {
 		unsigned now = gt_frame_rules_generation();
 		struct table *t = atomic_load_explicit(&rules, memory_order_relaxed);
-		if (t && t->generation != now)
+		if (t && atomic_load_explicit(&t->generation, memory_order_relaxed) != now) {
 			forget_modules();
-		if (!t || t->generation != now || (t->used + 1) * 2 > t->mask + 1) {
+			clear(t, now);
+		}
+		if (!t || (t->used + 1) * 2 > t->mask + 1) {
 			failed = grow(t, now);
 			t = atomic_load_explicit(&rules, memory_order_relaxed);
 		}
