@@ -35,7 +35,7 @@ struct gt_frame_rule gt_frame_rule_find(uintptr_t ip);
 
 /*
  * Reads the rule for ip from its module (libdw) and keeps it. Slow, and
- * libdw locks and allocates: callers keep fork out (unwind.c). Returns
+ * libdw locks and allocates: callers keep fork out (fork_guard.h). Returns
  * -1 if it could not be kept (another thread is learning, or out of
  * memory).
  */

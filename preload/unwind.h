@@ -1,4 +1,4 @@
-/* The caller's stack, from libunwind (unwind.c). */
+/* The caller's stack, from our own walk or libunwind (unwind.c). */
 #ifndef GT_UNWIND_H
 #define GT_UNWIND_H
 
@@ -7,7 +7,8 @@
 /*
  * Fills ips with the caller's return addresses, innermost first, without
  * the tracer's own frames. Returns how many (at most max). Runs with the
- * guard held; may allocate through libunwind (passes through untraced).
+ * guard held; may allocate through libunwind or libdw (passes through
+ * untraced).
  */
 int gt_unwind(uintptr_t *ips, int max);
 
