@@ -248,6 +248,6 @@ GT_EXPORT int GT_HOOK_NAME(dlclose)(void *handle)
 	need_real();
 	int r = gt_real_dlclose(handle);
 	if (!r)
-		gt_stack_walk_modules_gone();
+		gt_stack_walk_after_dlclose();
 	return r;
 }

@@ -39,7 +39,9 @@
 #include "settings.h"
 #include "tls.h"
 
+#include <link.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 
 struct frame {
@@ -151,9 +153,24 @@ void gt_stack_walk_init(void)
 	have_memo_key = !pthread_key_create(&memo_key, release_memo);
 }
 
-void gt_stack_walk_modules_gone(void)
+static int count_unloads(struct dl_phdr_info *info, size_t size, void *unloads)
 {
-	gt_frame_rules_forget();
+	(void)size;
+	*(unsigned long long *)unloads = info->dlpi_subs;
+	return 1;
+}
+
+void gt_stack_walk_after_dlclose(void)
+{
+	/*
+	 * Most dlcloses only drop a reference: the module stays, and so do its
+	 * rules. dl_iterate_phdr counts the modules really unloaded.
+	 */
+	static _Atomic unsigned long long unloads_seen;
+	unsigned long long unloads = 0;
+	if (dl_iterate_phdr(count_unloads, &unloads) != 1 ||
+	    atomic_exchange_explicit(&unloads_seen, unloads, memory_order_relaxed) != unloads)
+		gt_frame_rules_forget();
 }
 
 /* The thread's memo, made on its first walk; NULL if it cannot have one. */

@@ -14,8 +14,8 @@
 /* Makes the key that releases a thread's walks when it exits. */
 void gt_stack_walk_init(void);
 
-/* A module was unloaded (dlclose): what walks knew of its code is let go. */
-void gt_stack_walk_modules_gone(void);
+/* A dlclose returned: if a module was unloaded, what walks knew of code is let go. */
+void gt_stack_walk_after_dlclose(void);
 
 /*
  * Fills ips with return addresses, innermost first, at most limit of

@@ -8,7 +8,7 @@ void gt_stack_walk_init(void)
 {
 }
 
-void gt_stack_walk_modules_gone(void)
+void gt_stack_walk_after_dlclose(void)
 {
 }
 

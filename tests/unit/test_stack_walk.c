@@ -13,6 +13,7 @@
 #define UNW_LOCAL_ONLY
 #include "../check.h"
 #include "fork_guard.h"
+#include "frame_rules.h"
 #include "stack_walk.h"
 
 #include <alloca.h>
@@ -215,7 +216,7 @@ int main(void)
 	CHECK(pthread_join(t, NULL) == 0);
 
 	/* After a dlclose every rule is read again, and the walks still match. */
-	gt_stack_walk_modules_gone();
+	gt_frame_rules_forget();
 	walk_many(3);
 
 	/* Stacks of the program's own: walked in full, never remembered. */
