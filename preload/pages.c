@@ -9,21 +9,48 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+/*
+ * ThreadSanitizer cannot see raw system calls: to it, pages one thread
+ * unmapped and another got back at the same address still hold the first
+ * thread's accesses, a race. Where TSan runs (behaviour.tsan, or a program
+ * built with it), unmapping releases and mapping acquires one sync object,
+ * as the kernel orders them; elsewhere these are null.
+ */
+extern void __tsan_acquire(void *addr) __attribute__((weak));
+extern void __tsan_release(void *addr) __attribute__((weak));
+static char kernel_handoff;
+
+static void *mapped(long r)
+{
+	if (r < 0 && r > -4096)
+		return NULL;
+	if (__tsan_acquire)
+		__tsan_acquire(&kernel_handoff);
+	return (void *)r;
+}
+
+static void unmapping(void)
+{
+	if (__tsan_release)
+		__tsan_release(&kernel_handoff);
+}
+
 void *gt_pages(size_t size)
 {
-	long r = syscall(SYS_mmap, NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-			 -1, 0);
-	return (r < 0 && r > -4096) ? NULL : (void *)r;
+	return mapped(syscall(SYS_mmap, NULL, size, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
 }
 
 void gt_pages_free(void *p, size_t size)
 {
-	if (p)
-		syscall(SYS_munmap, p, size);
+	if (!p)
+		return;
+	unmapping();
+	syscall(SYS_munmap, p, size);
 }
 
 void *gt_pages_grow(void *p, size_t old_size, size_t new_size)
 {
-	long r = syscall(SYS_mremap, p, old_size, new_size, MREMAP_MAYMOVE);
-	return (r < 0 && r > -4096) ? NULL : (void *)r;
+	unmapping();
+	return mapped(syscall(SYS_mremap, p, old_size, new_size, MREMAP_MAYMOVE));
 }
