@@ -63,7 +63,7 @@ GT_EXPORT void *GT_HOOK_NAME(malloc)(size_t size)
 	int timed = gt_stream_begin_call(GT_FN_MALLOC);
 	uint64_t t0 = GT_TIMED_BEGIN(timed);
 	void *r = gt_real_malloc(size);
-	GT_RECORD(malloc, timed, t0, gt_now_ns(), size, GT_U(r));
+	GT_RECORD(malloc, timed, t0, GT_TIMED_END(timed), size, GT_U(r));
 	gt_leave();
 	return r;
 }
@@ -75,7 +75,7 @@ GT_EXPORT void *GT_HOOK_NAME(calloc)(size_t nmemb, size_t size)
 	int timed = gt_stream_begin_call(GT_FN_CALLOC);
 	uint64_t t0 = GT_TIMED_BEGIN(timed);
 	void *r = gt_real_calloc(nmemb, size);
-	GT_RECORD(calloc, timed, t0, gt_now_ns(), nmemb, size, GT_U(r));
+	GT_RECORD(calloc, timed, t0, GT_TIMED_END(timed), nmemb, size, GT_U(r));
 	gt_leave();
 	return r;
 }
@@ -89,7 +89,7 @@ GT_EXPORT void *GT_HOOK_NAME(realloc)(void *ptr, size_t size)
 	int timed = gt_stream_begin_call(GT_FN_REALLOC);
 	uint64_t t0 = GT_TIMED_BEGIN(timed);
 	void *r = gt_real_realloc(ptr, size);
-	GT_RECORD(realloc, timed, t0, gt_now_ns(), GT_U(ptr), size, GT_U(r));
+	GT_RECORD(realloc, timed, t0, GT_TIMED_END(timed), GT_U(ptr), size, GT_U(r));
 	gt_leave();
 	return r;
 }
@@ -111,7 +111,7 @@ GT_EXPORT void *GT_HOOK_NAME(reallocarray)(void *ptr, size_t nmemb, size_t size)
 	int timed = gt_stream_begin_call(GT_FN_REALLOCARRAY);
 	uint64_t t0 = GT_TIMED_BEGIN(timed);
 	void *r = gt_real_reallocarray(ptr, nmemb, size);
-	GT_RECORD(reallocarray, timed, t0, gt_now_ns(), GT_U(ptr), nmemb, size, GT_U(r));
+	GT_RECORD(reallocarray, timed, t0, GT_TIMED_END(timed), GT_U(ptr), nmemb, size, GT_U(r));
 	gt_leave();
 	return r;
 }
@@ -128,7 +128,7 @@ GT_EXPORT void GT_HOOK_NAME(free)(void *ptr)
 		return;
 	}
 	int timed = gt_stream_begin_call(GT_FN_FREE);
-	uint64_t t0 = gt_now_ns();
+	uint64_t t0 = timed ? gt_now_ns() : gt_stream_untimed_ns();
 	gt_real_free(ptr);
 	GT_RECORD(free, timed, t0, timed ? gt_now_ns() : t0, GT_U(ptr));
 	gt_leave();
@@ -144,7 +144,7 @@ GT_EXPORT int GT_HOOK_NAME(posix_memalign)(void **memptr, size_t alignment, size
 	int timed = gt_stream_begin_call(GT_FN_POSIX_MEMALIGN);
 	uint64_t t0 = GT_TIMED_BEGIN(timed);
 	int ret = gt_real_posix_memalign(memptr, alignment, size);
-	GT_RECORD(posix_memalign, timed, t0, gt_now_ns(), alignment, size,
+	GT_RECORD(posix_memalign, timed, t0, GT_TIMED_END(timed), alignment, size,
 		  ret == 0 ? GT_U(*memptr) : 0, (uint64_t)ret);
 	gt_leave();
 	return ret;
@@ -165,7 +165,7 @@ GT_EXPORT int GT_HOOK_NAME(posix_memalign)(void **memptr, size_t alignment, size
 		int timed = gt_stream_begin_call((enum gt_fn)gt_fn_of_##name);                     \
 		uint64_t t0 = GT_TIMED_BEGIN(timed);                                               \
 		void *r = gt_real_##name call_args;                                                \
-		GT_RECORD(name, timed, t0, gt_now_ns(), __VA_ARGS__);                              \
+		GT_RECORD(name, timed, t0, GT_TIMED_END(timed), __VA_ARGS__);                      \
 		gt_leave();                                                                        \
 		return r;                                                                          \
 	}

@@ -33,10 +33,11 @@
 	} while (0)
 
 /*
- * The clock reading before a call that returns a block, taken only if the
- * call is timed; the one after it, always taken, is GT_RECORD's t1.
+ * The clock readings around a call that returns a block: before it only if
+ * the call is timed; after it, GT_RECORD's t1, its end or its one time.
  */
 #define GT_TIMED_BEGIN(timed) ((timed) ? gt_now_ns() : 0)
+#define GT_TIMED_END(timed)   ((timed) ? gt_now_ns() : gt_stream_untimed_ns())
 
 /* enum gt_fn by function name, for GT_RECORD. */
 enum {

@@ -54,10 +54,11 @@ static struct {
 	uint64_t prev_units; /* time of the previous call in the block, in its units */
 	uint32_t time_shift; /* of the block's times (format.h), set by its first call */
 	uint64_t last_flush_ns;
-	uint32_t epoch;	      /* changes with each image: invalidates thread ids */
-	uint32_t next_serial; /* threads seen (atomic) */
-	uint32_t last_serial; /* thread of the previous call in the block */
-	int ended;	      /* END written: write each record at once */
+	uint64_t last_read_ns; /* the last clock reading while the image has one thread */
+	uint32_t epoch;	       /* changes with each image: invalidates thread ids */
+	uint32_t next_serial;  /* threads seen (atomic) */
+	uint32_t last_serial;  /* thread of the previous call in the block */
+	int ended;	       /* END written: write each record at once */
 	uint64_t calls, drops;
 	uint64_t tracer_ns; /* estimated time spent in the tracer (atomic) */
 } st = {.lock = PTHREAD_MUTEX_INITIALIZER};
@@ -106,6 +107,12 @@ int gt_stream_begin_call(enum gt_fn fn)
 	return !sampled_fn(fn) || sample_this_call();
 }
 
+uint64_t gt_stream_untimed_ns(void)
+{
+	return __atomic_load_n(&st.next_serial, __ATOMIC_RELAXED) > 1 ? gt_now_ns()
+								      : GT_TIME_UNREAD;
+}
+
 /*
  * CALL times of a block while its image has had one thread: units of
  * 2^10 ns (about a µs) compress far better than ns, and with one thread
@@ -117,6 +124,28 @@ static uint32_t time_shift_now(void)
 {
 	return __atomic_load_n(&st.next_serial, __ATOMIC_RELAXED) > 1 ? 0
 								      : GT_ONE_THREAD_TIME_SHIFT;
+}
+
+/* Keeps a clock reading taken under the lock while the image has one thread. */
+static void note_reading(uint64_t t)
+{
+	if (time_shift_now() && t > st.last_read_ns)
+		st.last_read_ns = t;
+}
+
+/*
+ * The time of an untimed call the hook did not read the clock for
+ * (GT_TIME_UNREAD). While the image has one thread the trace gives such a
+ * call no time of its own (format.h, CALL), and the last reading serves
+ * if it starts a block. If a second
+ * thread came meanwhile, the race rule (format.h) needs a time no later
+ * than a free's start and no earlier than an allocation's end: the one
+ * thread's last reading for a free, a reading now for an allocation (no
+ * other thread can free the block before the hook returns it).
+ */
+static uint64_t untimed_time(enum gt_fn fn, uint32_t shift)
+{
+	return shift || fn == GT_FN_FREE ? st.last_read_ns : gt_now_ns();
 }
 
 int gt_stream_init(uint64_t image_id)
@@ -135,7 +164,7 @@ int gt_stream_init(uint64_t image_id)
 	st.image_id = image_id;
 	st.pid = (uint32_t)getpid();
 	st.epoch++;
-	st.last_flush_ns = gt_now_ns();
+	st.last_flush_ns = st.last_read_ns = gt_now_ns();
 	return 0;
 }
 
@@ -162,7 +191,7 @@ void gt_stream_reset_after_fork(uint64_t image_id)
 	st.image_id = image_id;
 	st.pid = (uint32_t)getpid();
 	st.epoch++;
-	st.last_flush_ns = gt_now_ns();
+	st.last_flush_ns = st.last_read_ns = gt_now_ns();
 	gt_stacks_reset();
 }
 
@@ -201,6 +230,7 @@ static uint64_t flush_locked(void)
 	gt_writer_write_block(&h, st.assembled, raw_size);
 	empty_block();
 	st.last_flush_ns = gt_now_ns();
+	note_reading(st.last_flush_ns);
 	uint64_t spent = st.last_flush_ns - t0;
 	__atomic_add_fetch(&st.tracer_ns, spent, __ATOMIC_RELAXED);
 	return spent;
@@ -291,7 +321,8 @@ static void put_call(enum gt_fn fn, int timed, int sampled, uint64_t t, uint64_t
 		st.prev_units = t >> st.time_shift;
 		st.base_ns = st.prev_units << st.time_shift;
 	}
-	uint64_t units = t >> st.time_shift;
+	/* While the image has one thread, only timed calls carry a time (format.h, CALL). */
+	uint64_t units = timed || !st.time_shift ? t >> st.time_shift : st.prev_units;
 	put_uv(GT_COL_TIME, gt_zigzag((int64_t)(units - st.prev_units)));
 	st.prev_units = units;
 	if (timed)
@@ -351,6 +382,10 @@ void gt_stream_call(enum gt_fn fn, int timed, uint64_t t0, uint64_t t1,
 	 */
 	if (timed && (fn == GT_FN_REALLOC || fn == GT_FN_REALLOCARRAY) && shift)
 		timed = sampled = sample_this_call();
+	if (t1 == GT_TIME_UNREAD)
+		t1 = untimed_time(fn, shift);
+	else
+		note_reading(t1);
 	if (make_room(GT_CALL_OVERHEAD + args_len(args), &flush_ns)) {
 		st.drops++;
 		goto out;
@@ -377,7 +412,8 @@ void gt_stream_call(enum gt_fn fn, int timed, uint64_t t0, uint64_t t1,
 		put_record(GT_REC_USAGE, body, (size_t)(end - body));
 	}
 	st.calls++;
-	if (st.ended || t1 - st.last_flush_ns > gt_settings.flush_interval_ns)
+	if (st.ended ||
+	    (t1 > st.last_flush_ns && t1 - st.last_flush_ns > gt_settings.flush_interval_ns))
 		flush_ns += flush_locked();
 out:
 	pthread_mutex_unlock(&st.lock);

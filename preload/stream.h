@@ -28,6 +28,17 @@ struct rusage;
 int gt_stream_begin_call(enum gt_fn fn);
 
 /*
+ * The one time of an untimed call (format.h, CALL), taken before the real
+ * free and after the others: a clock reading once the image has had a
+ * second thread, whose calls may race; until then GT_TIME_UNREAD, and the
+ * stream gives the call the image's last reading. So a single-threaded
+ * program reads the clock on its timed calls only, about 1 in 16: the
+ * clock costs ten times more on some machines than on others.
+ */
+#define GT_TIME_UNREAD UINT64_MAX
+uint64_t gt_stream_untimed_ns(void);
+
+/*
  * A CALL's arguments encoded by column (format.h's gt_encode_<fn>): the
  * bytes of column c run from from[c] to args.at[c]; the addresses, which
  * the stream codes, are in args.addrs. gt_call_bytes_init points the
@@ -50,7 +61,8 @@ static inline void gt_call_bytes_init(struct gt_call_bytes *b, uint8_t *size, ui
 /*
  * Appends one CALL record for the calling thread: fn; if timed, its start
  * t0 and duration t1 - t0, else the one time t1 (format.h, CALL: the end
- * of a call that returns a block, the start of free); the stack (captured
+ * of a call that returns a block, the start of free; GT_TIME_UNREAD from
+ * gt_stream_untimed_ns is replaced here); the stack (captured
  * here unless in counting mode or for free) and the arguments already
  * encoded; then, if usage is not NULL, a USAGE record with it (the
  * thread's rusage right after the real call). A call that cannot fit an

@@ -67,6 +67,7 @@ void gt_rec_iter_init(struct gt_rec_iter *it, const struct gt_block *b)
 	it->columns = b->h.major >= 2;
 	it->addr_refs = b->h.major >= 3;
 	gt_addr_history_reset(&it->addrs);
+	gt_call_times_init(&it->times, b);
 	if (it->columns)
 		find_columns(it);
 }
@@ -230,9 +231,11 @@ static void decode_call_columns(struct gt_rec_iter *it, uint8_t token)
 		       (unsigned long long)(it->records_start + it->pos));
 	o->timed = (token & GT_CALL_TIMED) != 0;
 	o->sampled = (token & GT_CALL_SAMPLED) != 0;
-	o->dts = (int64_t)((uint64_t)gt_get_sv(&it->col[GT_COL_TIME]) << it->b->h.time_shift);
+	int64_t units = gt_get_sv(&it->col[GT_COL_TIME]);
 	if (o->timed)
 		o->dur_ns = gt_get_uv(&it->col[GT_COL_DURATION]);
+	o->dts = gt_call_times_dts(&it->times, o->timed, units, o->dur_ns, it->col[GT_COL_RECORDS],
+				   it->col[GT_COL_TIME]);
 	if (token & GT_CALL_STACK)
 		o->stack = gt_get_uv(&it->col[GT_COL_STACK]);
 	uint64_t bytes = 1; /* of a block returned, as its U arguments go by */

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "call_times.h"
 #include "reader.h"
 
 struct gt_str {
@@ -57,6 +58,7 @@ struct gt_rec_iter {
 	int addr_refs;			    /* 3.x: addresses coded ("Addresses") */
 	struct gt_addr_history addrs;	    /* 3.x: the block's so far */
 	struct gt_cursor col[GT_COL_COUNT]; /* 2.x: each column's unread bytes */
+	struct gt_call_times times;	    /* 2.x: the CALLs' times */
 	size_t records_start;		    /* 2.x: GT_COL_RECORDS' offset in the block */
 	struct gt_rec_call call;	    /* the CALL gt_rec_next decoded last */
 };

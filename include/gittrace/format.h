@@ -67,7 +67,10 @@
  * (its stack is its allocation's). 3.0 — addresses as references to the
  * block's recent ones or to its freed blocks by size class, new ones as
  * deltas in their own column (see "Addresses"); 2.0 readers cannot read
- * them, hence the MAJOR.
+ * them, hence the MAJOR. 3.1 — in a block whose image has had one thread
+ * (time_shift > 0), an untimed CALL has no time of its own (see CALL): the
+ * writer reads the clock for timed calls only. A 3.0 reader still reads
+ * 3.1 blocks, with those calls at the previous call's time.
  */
 #ifndef GITTRACE_FORMAT_H
 #define GITTRACE_FORMAT_H
@@ -77,7 +80,7 @@
 #include <string.h>
 
 #define GT_FORMAT_MAJOR 3
-#define GT_FORMAT_MINOR 0
+#define GT_FORMAT_MINOR 1
 
 /* zstd reserves 0x184D2A50..0x184D2A5F for skippable frames; we take one. */
 #define GT_SKIPPABLE_MAGIC	 0x184D2A5Du
@@ -229,7 +232,12 @@ enum gt_record_tag {
  * them, each in the column of its encoding (GT_COLUMN_OF_<ENC>; in 3.x, P
  * as "Addresses" below says). A timed call's time is its start. An
  * untimed call's time is when it took effect for the race rule above: the
- * end of a call that returns a block, the start of free. A SAMPLED call is
+ * end of a call that returns a block, the start of free. Since 3.1, in a
+ * block of time_shift > 0, where no race can be, an untimed call's dts is
+ * 0 and the call was not timed at all: a reader places the untimed calls
+ * between two timed calls of the block evenly between the end of the first
+ * and the start of the second (those before the block's first timed call
+ * from header.base_ns, those after its last at that call's end). A SAMPLED call is
  * timed because it was drawn at random, 1 in IMAGE timed_one_in calls of
  * its function, and stands for that many in sums of time; the writer
  * times every call of realloc in blocks of ns (it frees and allocates:
