@@ -61,7 +61,11 @@ int64_t gt_call_times_dts(struct gt_call_times *t, int timed, int64_t units, uin
 	uint64_t now;
 	if (timed) {
 		now = t->written += dts;
-		t->left = now + dur_ns;
+		/*
+		 * Its end in the block's unit, rounded down as starts are: the
+		 * next block's base_ns, a reading after it, may be no later.
+		 */
+		t->left = (now + dur_ns) >> t->shift << t->shift;
 		t->run = t->placed = 0;
 	} else {
 		if (t->placed == t->run)

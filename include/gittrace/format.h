@@ -236,8 +236,9 @@ enum gt_record_tag {
  * block of time_shift > 0, where no race can be, an untimed call's dts is
  * 0 and the call was not timed at all: a reader places the untimed calls
  * between two timed calls of the block evenly between the end of the first
- * and the start of the second (those before the block's first timed call
- * from header.base_ns, those after its last at that call's end). A SAMPLED call is
+ * (rounded down to the block's unit, as starts are) and the start of the
+ * second; those before the block's first timed call from header.base_ns,
+ * those after its last at that call's end. A SAMPLED call is
  * timed because it was drawn at random, 1 in IMAGE timed_one_in calls of
  * its function, and stands for that many in sums of time; the writer
  * times every call of realloc in blocks of ns (it frees and allocates:

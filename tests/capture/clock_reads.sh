@@ -4,7 +4,7 @@
 # others. The readings are counted by a library preloaded in front of
 # libgittrace (clock_count.c). The untimed calls' times, which the reader
 # places between the timed ones (format.h, CALL), still run forward within
-# the image's start and end.
+# the image's start and end, from one block to the next too (64 KiB blocks).
 #
 # usage: bash clock_reads.sh PRELOAD REPORT ALLOC_CHURN CLOCK_COUNT WORKDIR
 . "$(dirname "$0")/../lib.sh"
@@ -15,7 +15,7 @@ fresh_dir "$work"
 clean_gittrace_env
 
 for depth in 0 32; do
-	GITTRACE_OUTPUT=$work/d$depth.zst GITTRACE_STACK_DEPTH=$depth \
+	GITTRACE_OUTPUT=$work/d$depth.zst GITTRACE_STACK_DEPTH=$depth GITTRACE_BUFFER_SIZE=65536 \
 		CLOCK_COUNT_OUT=$work/d$depth.reads \
 		run_traced "$clock_count:$preload" "$churn" 20000 >/dev/null
 	reads=$(cat "$work/d$depth.reads")
@@ -28,6 +28,9 @@ for depth in 0 32; do
 
 	# t_ns of every CALL, then the image's start and end.
 	"$report" --dump "$work/d$depth.zst" >"$work/d$depth.dump"
+	blocks=$(awk '/ END /{ for (i = 1; i <= NF; i++) if ($i ~ /^seq=/) print substr($i, 5) }' \
+		"$work/d$depth.dump")
+	[ "$blocks" -ge 4 ] || fail "depth $depth: the calls fill only $blocks blocks"
 	check_eq "depth $depth: call times run forward, within the image" "ok" "$(awk '
 		/ IMAGE / { for (i = 1; i <= NF; i++) if ($i ~ /^start_ns=/) start = substr($i, 10) }
 		/ END / { for (i = 1; i <= NF; i++) if ($i ~ /^end_ns=/) end = substr($i, 8) }

@@ -96,10 +96,11 @@ int main(void)
 
 	/*
 	 * 3.1, one thread (units of 1024 ns): the first two from base_ns to the
-	 * first timed start (10240), three between its end (10740) and the next
-	 * start (14336), the last two at that one's end (14436).
+	 * first timed start (10240), three between its end (10740, rounded down
+	 * to the unit as starts are: 10240) and the next start (14336), the last
+	 * two at that one's end (14436, rounded down: 14336).
 	 */
-	const uint64_t placed[] = {3413, 6826, 10240, 11639, 12538, 13437, 14336, 14436, 14436};
+	const uint64_t placed[] = {3413, 6826, 10240, 11264, 12288, 13312, 14336, 14336, 14336};
 	int n = times_of(1, 10, block, BLOCK_LEN, BLOCK_LEN, 0, got);
 	check_times("3.1, one thread", got, n, placed, 9);
 
@@ -125,8 +126,8 @@ int main(void)
 	 * A time column cut short (records.c then reports the block corrupt):
 	 * an untimed call before the lost entry stays at the last end.
 	 */
-	const struct entry cut[] = {T(1, 100), U(0), T(3, 10)};
-	const uint64_t at_end[] = {1024, 1124};
+	const struct entry cut[] = {T(1, 1100), U(0), T(3, 10)};
+	const uint64_t at_end[] = {1024, 2048};
 	n = times_of(1, 10, cut, 3, 2, 1, got);
 	check_times("cut time column", got, n, at_end, 2);
 	return check_result("call_times");
