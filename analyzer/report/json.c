@@ -148,33 +148,32 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 void gt_json_escape(FILE *out, const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;
+	size_t plain = 0; /* start of the bytes that go out as they are, in one write */
 	fputc('"', out);
 	for (size_t i = 0; i < n;) {
 		unsigned char c = s[i];
+		size_t len =
+			c == '"' || c == '\\' || c < 0x20 || c == 0x7f ? 0 : utf8_len(s + i, n - i);
+		if (len) {
+			i += len;
+			continue;
+		}
+		fwrite(s + plain, 1, i - plain, out);
 		if (c == '"' || c == '\\') {
 			fputc('\\', out);
 			fputc(c, out);
-			i++;
 		} else if (c == '\n') {
 			fputs("\\n", out);
-			i++;
 		} else if (c == '\t') {
 			fputs("\\t", out);
-			i++;
 		} else if (c < 0x20 || c == 0x7f) {
 			fprintf(out, "\\u%04x", c);
-			i++;
 		} else {
-			size_t len = utf8_len(s + i, n - i);
-			if (len == 0) {
-				fputs("\\ufffd", out);
-				i++;
-			} else {
-				fwrite(s + i, 1, len, out);
-				i += len;
-			}
+			fputs("\\ufffd", out); /* not UTF-8 */
 		}
+		plain = ++i;
 	}
+	fwrite(s + plain, 1, n - plain, out);
 	fputc('"', out);
 }
 
