@@ -68,10 +68,12 @@ int64_t gt_call_times_dts(struct gt_call_times *t, int timed, int64_t units, uin
 		t->left = (now + dur_ns) >> t->shift << t->shift;
 		t->run = t->placed = 0;
 	} else {
-		if (t->placed == t->run)
+		if (t->placed == t->run) {
 			find_run(t, records, times);
+			t->step = (double)(t->right - t->left) / (t->run + 1);
+		}
 		t->placed++;
-		now = t->left + (uint64_t)((double)(t->right - t->left) * t->placed / (t->run + 1));
+		now = t->left + (uint64_t)(t->step * t->placed);
 	}
 	int64_t given = (int64_t)(now - t->given);
 	t->given = now;

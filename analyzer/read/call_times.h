@@ -18,6 +18,7 @@ struct gt_call_times {
 	uint64_t given;	  /* ns from base_ns: the time given to the previous call */
 	uint64_t left;	  /* ns from base_ns: the previous timed call's end */
 	uint64_t right;	  /* ns from base_ns: the next timed call's start */
+	double step;	  /* ns between two of the untimed calls between them */
 	uint32_t run;	  /* untimed calls between the two */
 	uint32_t placed;  /* of them, given a time so far */
 };
