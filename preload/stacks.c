@@ -25,15 +25,30 @@ static uint32_t nstacks;
 static uintptr_t *ips;
 static size_t ips_used, ips_cap;
 
+#define HASH_MUL 0xff51afd7ed558ccdu
+
+/*
+ * Four lanes, folded at the end: one chain through every frame waits for a
+ * multiply per frame, and this runs on every allocation with a stack.
+ */
 static uint64_t hash_ips(const uintptr_t *p, int depth)
 {
-	uint64_t h = 0x9e3779b97f4a7c15u ^ (uint64_t)depth;
-	for (int i = 0; i < depth; i++) {
-		h ^= (uint64_t)p[i];
-		h *= 0xff51afd7ed558ccdu;
-		h ^= h >> 33;
+	uint64_t a = 0x9e3779b97f4a7c15u ^ (uint64_t)depth, b = 0xc2b2ae3d27d4eb4fu,
+		 c = 0x165667b19e3779f9u, d = 0x27d4eb2f165667c5u;
+	int i = 0;
+	for (; i + 4 <= depth; i += 4) {
+		a = (a ^ p[i]) * HASH_MUL;
+		b = (b ^ p[i + 1]) * HASH_MUL;
+		c = (c ^ p[i + 2]) * HASH_MUL;
+		d = (d ^ p[i + 3]) * HASH_MUL;
 	}
-	return h;
+	for (; i < depth; i++)
+		a = (a ^ p[i]) * HASH_MUL;
+	uint64_t h = a;
+	const uint64_t rest[3] = {b, c, d};
+	for (int k = 0; k < 3; k++)
+		h = (h ^ (h >> 33) ^ rest[k]) * HASH_MUL;
+	return h ^ (h >> 33); /* the slot is picked by the low bits */
 }
 
 /* Doubles the table (or makes the first one); -1 if out of memory. */
