@@ -136,12 +136,12 @@ static void note_reading(uint64_t t)
 /*
  * The time of an untimed call the hook did not read the clock for
  * (GT_TIME_UNREAD). While the image has one thread the trace gives such a
- * call no time of its own (format.h, CALL), and the last reading serves
- * if it starts a block. If a second
- * thread came meanwhile, the race rule (format.h) needs a time no later
- * than a free's start and no earlier than an allocation's end: the one
- * thread's last reading for a free, a reading now for an allocation (no
- * other thread can free the block before the hook returns it).
+ * call no time of its own (format.h, CALL), and the last reading serves if
+ * the call starts a block. If a second thread came meanwhile, the race
+ * rule (format.h) needs a time no later than a free's start and no earlier
+ * than an allocation's end: the one thread's last reading for a free, a
+ * reading now for an allocation (no other thread can free the block before
+ * the hook returns it).
  */
 static uint64_t untimed_time(enum gt_fn fn, uint32_t shift)
 {

@@ -41,10 +41,7 @@ static void find_run(struct gt_call_times *t, struct gt_cursor records, struct g
 		uint64_t start = t->written + ((uint64_t)gt_get_sv(&times) << t->shift);
 		if (!times.ok || start < t->written)
 			return;
-		/*
-		 * Starts are rounded down to the block's unit and ends are not:
-		 * a call may seem to end after the next one started.
-		 */
+		/* A damaged trace may end a call after the next starts: times still run forward. */
 		t->right = start;
 		if (t->left > start)
 			t->left = start;

@@ -113,14 +113,14 @@ int main(void)
 	check_times("3.1, several threads", got, n, carried_ns, 9);
 
 	/*
-	 * A start rounded down to the unit, an end that is not: the first call
-	 * seems to end (1024 + 5000) after the second starts (2048). The untimed
-	 * call between them goes at that start, so times never run backwards.
+	 * A call that seems to end (1024 + 5000) after the next one starts
+	 * (2048), as a damaged trace may say: the untimed call between them
+	 * goes at that start, so times never run backwards.
 	 */
-	const struct entry rounded[] = {T(1, 5000), U(0), T(1, 10)};
+	const struct entry overlapping[] = {T(1, 5000), U(0), T(1, 10)};
 	const uint64_t at_start[] = {1024, 2048, 2048};
-	n = times_of(1, 10, rounded, 3, 3, 0, got);
-	check_times("rounded start", got, n, at_start, 3);
+	n = times_of(1, 10, overlapping, 3, 3, 0, got);
+	check_times("overlapping calls", got, n, at_start, 3);
 
 	/*
 	 * A time column cut short (records.c then reports the block corrupt):
