@@ -28,9 +28,9 @@ for depth in 0 32; do
 
 	# t_ns of every CALL, then the image's start and end.
 	"$report" --dump "$work/d$depth.zst" >"$work/d$depth.dump"
-	blocks=$(awk '/ END /{ for (i = 1; i <= NF; i++) if ($i ~ /^seq=/) print substr($i, 5) }' \
+	last_block=$(awk '/ END /{ for (i = 1; i <= NF; i++) if ($i ~ /^seq=/) print substr($i, 5) }' \
 		"$work/d$depth.dump")
-	[ "$blocks" -ge 4 ] || fail "depth $depth: the calls fill only $blocks blocks"
+	[ "$last_block" -ge 4 ] || fail "depth $depth: the calls fill only blocks 0 to $last_block"
 	check_eq "depth $depth: call times run forward, within the image" "ok" "$(awk '
 		/ IMAGE / { for (i = 1; i <= NF; i++) if ($i ~ /^start_ns=/) start = substr($i, 10) }
 		/ END / { for (i = 1; i <= NF; i++) if ($i ~ /^end_ns=/) end = substr($i, 8) }

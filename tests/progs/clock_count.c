@@ -34,7 +34,7 @@ __attribute__((destructor)) static void write_count(void)
 		return;
 	char line[32];
 	int n = snprintf(line, sizeof(line), "%lu\n", atomic_load(&monotonic_reads));
-	if (n > 0 && write(fd, line, (size_t)n) != n)
-		(void)0; /* the test finds the count missing */
+	if (n > 0)
+		(void)!write(fd, line, (size_t)n); /* a failed write: the test finds no count */
 	close(fd);
 }
