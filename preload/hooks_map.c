@@ -62,7 +62,7 @@ static void record_mmap(enum gt_fn fn, uint64_t t0, uint64_t t1, void *addr, siz
 	gt_call_bytes_init(&args, size, other);
 	gt_encode_mmap(&args.args, GT_U(addr), len, (uint64_t)prot, (uint64_t)(unsigned)flags, fd,
 		       offset, GT_U(r), path, plen);
-	gt_stream_call(fn, 1, t0, t1, &args, usage);
+	gt_record_call(fn, 1, t0, t1, &args, usage);
 	errno = saved_errno;
 }
 
@@ -130,7 +130,7 @@ GT_EXPORT int GT_HOOK_NAME(munmap)(void *addr, size_t len)
 	struct gt_call_bytes args;
 	gt_call_bytes_init(&args, size, other);
 	gt_encode_munmap(&args.args, GT_U(addr), len, r);
-	gt_stream_call(GT_FN_MUNMAP, 1, t0, t1, &args, usage);
+	gt_record_call(GT_FN_MUNMAP, 1, t0, t1, &args, usage);
 	errno = saved_errno;
 	gt_leave();
 	return r;
@@ -160,7 +160,7 @@ GT_EXPORT void *GT_HOOK_NAME(mremap)(void *old_addr, size_t old_len, size_t new_
 	gt_call_bytes_init(&args, size, other);
 	gt_encode_mremap(&args.args, GT_U(old_addr), old_len, new_len, (uint64_t)(unsigned)flags,
 			 GT_U(new_addr), GT_U(r));
-	gt_stream_call(GT_FN_MREMAP, 1, t0, t1, &args, NULL);
+	gt_record_call(GT_FN_MREMAP, 1, t0, t1, &args, NULL);
 	errno = saved_errno;
 	gt_leave();
 	return r;

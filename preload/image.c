@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <link.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <sys/random.h>
 #include <sys/resource.h>
@@ -125,6 +126,9 @@ static void write_image(int origin, uint64_t parent_image_id)
 	gt_stream_record(GT_REC_IMAGE, body, (size_t)(end - body));
 }
 
+/* The loader's count of modules loaded (dlpi_adds) when MODULE records were last written. */
+static _Atomic unsigned long long adds_written;
+
 static int write_module(struct dl_phdr_info *info, size_t size, void *data)
 {
 	(void)size;
@@ -152,12 +156,28 @@ static int write_module(struct dl_phdr_info *info, size_t size, void *data)
 		id_len = 64;
 	uint8_t *end = gt_encode_module_body(body, info->dlpi_addr, span, path, plen, id, id_len);
 	gt_stream_record(GT_REC_MODULE, body, (size_t)(end - body));
+	atomic_store_explicit(&adds_written, info->dlpi_adds, memory_order_relaxed);
 	return 0;
 }
 
 void gt_image_modules(void)
 {
 	dl_iterate_phdr(write_module, NULL);
+}
+
+static int count_loads(struct dl_phdr_info *info, size_t size, void *adds)
+{
+	(void)size;
+	*(unsigned long long *)adds = info->dlpi_adds;
+	return 1;
+}
+
+void gt_image_modules_if_loaded(void)
+{
+	unsigned long long adds = 0;
+	if (dl_iterate_phdr(count_loads, &adds) == 1 &&
+	    adds != atomic_load_explicit(&adds_written, memory_order_relaxed))
+		gt_image_modules();
 }
 
 void gt_image_begin(int origin, uint64_t parent_image_id)

@@ -13,6 +13,13 @@
 void gt_image_begin(int origin, uint64_t parent_image_id);
 /* Writes the MODULE records again (after dlopen). */
 void gt_image_modules(void);
+/*
+ * Writes them again if the loader has loaded a module since: glibc loads
+ * some itself, without dlopen (iconv's gconv modules, NSS's). Called when a
+ * new stack is written, which may pass through one; not under the stream
+ * lock.
+ */
+void gt_image_modules_if_loaded(void);
 /* Writes END and flushes; later calls are written at once. */
 void gt_image_end(enum gt_end_reason reason, int status);
 /* The exec announced by gt_image_end failed: the image goes on. */

@@ -7,11 +7,24 @@
 #ifndef GT_RECORD_H
 #define GT_RECORD_H
 
+#include "image.h"
 #include "stream.h"
 #include "gittrace/format.h"
 
 #include <errno.h>
 #include <stdlib.h>
+
+/*
+ * Appends a CALL (stream.h, gt_stream_call). A new stack may pass through
+ * a module glibc loaded without dlopen: then the MODULE records are
+ * written again (image.h), outside the stream lock.
+ */
+static inline void gt_record_call(enum gt_fn fn, int timed, uint64_t t0, uint64_t t1,
+				  const struct gt_call_bytes *args, const struct rusage *usage)
+{
+	if (gt_stream_call(fn, timed, t0, t1, args, usage))
+		gt_image_modules_if_loaded();
+}
 
 /*
  * Appends the CALL of function fn (its name in GT_FNS: malloc, free, ...)
@@ -28,7 +41,7 @@
 		struct gt_call_bytes gt_args_;                                                     \
 		gt_call_bytes_init(&gt_args_, gt_size_, gt_other_);                                \
 		gt_encode_##fn(&gt_args_.args, __VA_ARGS__);                                       \
-		gt_stream_call((enum gt_fn)gt_fn_of_##fn, (timed), (t0), gt_t1_, &gt_args_, NULL); \
+		gt_record_call((enum gt_fn)gt_fn_of_##fn, (timed), (t0), gt_t1_, &gt_args_, NULL); \
 		errno = gt_errno_;                                                                 \
 	} while (0)
 

@@ -357,8 +357,8 @@ static void add_tracer_cost(int sampled, uint64_t end_ns, uint64_t flush_ns)
 	__atomic_add_fetch(&st.tracer_ns, spent * GT_TIMED_ONE_IN, __ATOMIC_RELAXED);
 }
 
-void gt_stream_call(enum gt_fn fn, int timed, uint64_t t0, uint64_t t1,
-		    const struct gt_call_bytes *args, const struct rusage *usage)
+int gt_stream_call(enum gt_fn fn, int timed, uint64_t t0, uint64_t t1,
+		   const struct gt_call_bytes *args, const struct rusage *usage)
 {
 	uintptr_t ips[GT_MAX_STACK_DEPTH];
 	/* A free's stack is never read: its block's is its allocation's. */
@@ -396,8 +396,8 @@ void gt_stream_call(enum gt_fn fn, int timed, uint64_t t0, uint64_t t1,
 		st.last_serial = self.serial;
 	}
 	uint32_t stack_id = 0;
+	int is_new = 0;
 	if (depth > 0) {
-		int is_new;
 		stack_id = gt_stacks_intern(ips, depth, &is_new);
 		if (is_new) {
 			uint8_t *end = gt_encode_stack_body(body, stack_id, (uint64_t)depth, ips);
@@ -419,6 +419,7 @@ out:
 	pthread_mutex_unlock(&st.lock);
 	if (timed)
 		add_tracer_cost(sampled, t1, flush_ns);
+	return is_new;
 }
 
 void gt_stream_flush(void)

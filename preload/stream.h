@@ -66,10 +66,12 @@ static inline void gt_call_bytes_init(struct gt_call_bytes *b, uint8_t *size, ui
  * here unless in counting mode or for free) and the arguments already
  * encoded; then, if usage is not NULL, a USAGE record with it (the
  * thread's rusage right after the real call). A call that cannot fit an
- * empty buffer is counted as dropped. Called with the guard held.
+ * empty buffer is counted as dropped. Called with the guard held (through
+ * gt_record_call, record.h). Returns 1 if the call's stack was new to the
+ * image and written, else 0.
  */
-void gt_stream_call(enum gt_fn fn, int timed, uint64_t t0, uint64_t t1,
-		    const struct gt_call_bytes *args, const struct rusage *usage);
+int gt_stream_call(enum gt_fn fn, int timed, uint64_t t0, uint64_t t1,
+		   const struct gt_call_bytes *args, const struct rusage *usage);
 
 /*
  * Appends one record (tag + body) to the stream, flushing first if needed.
