@@ -7,6 +7,7 @@
 #include "image.h"
 #include "build_id.h"
 #include "clock.h"
+#include "loader.h"
 #include "settings.h"
 #include "stream.h"
 
@@ -165,18 +166,11 @@ void gt_image_modules(void)
 	dl_iterate_phdr(write_module, NULL);
 }
 
-static int count_loads(struct dl_phdr_info *info, size_t size, void *adds)
-{
-	(void)size;
-	*(unsigned long long *)adds = info->dlpi_adds;
-	return 1;
-}
-
 void gt_image_modules_if_loaded(void)
 {
-	unsigned long long adds = 0;
-	if (dl_iterate_phdr(count_loads, &adds) == 1 &&
-	    adds != atomic_load_explicit(&adds_written, memory_order_relaxed))
+	struct gt_loader_counts now;
+	if (!gt_loader_counts(&now) &&
+	    now.adds != atomic_load_explicit(&adds_written, memory_order_relaxed))
 		gt_image_modules();
 }
 

@@ -24,8 +24,8 @@
  * GT_WALK_MEMO_FRAMES; deeper stacks are walked to the limit only). Walks
  * on stacks of the program's own (coroutines) are never remembered: they
  * are walked in full, or left to libunwind where they end in a frame the
- * rules cannot follow (glibc's makecontext does). Within the bounds, the reads are as safe as the
- * modules' CFI is right. (A thread whose first allocation were made on a
+ * rules cannot follow (glibc's makecontext does). Within the bounds, the
+ * reads are as safe as the modules' CFI is right. (A thread whose first allocation were made on a
  * stack of the program's own would take that stack's top instead: its
  * walks elsewhere would go to libunwind, or not be remembered.)
  *
@@ -35,11 +35,11 @@
 #include "stack_walk.h"
 #include "fork_guard.h"
 #include "frame_rules.h"
+#include "loader.h"
 #include "pages.h"
 #include "settings.h"
 #include "tls.h"
 
-#include <link.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -153,23 +153,16 @@ void gt_stack_walk_init(void)
 	have_memo_key = !pthread_key_create(&memo_key, release_memo);
 }
 
-static int count_unloads(struct dl_phdr_info *info, size_t size, void *unloads)
-{
-	(void)size;
-	*(unsigned long long *)unloads = info->dlpi_subs;
-	return 1;
-}
-
 void gt_stack_walk_after_dlclose(void)
 {
 	/*
 	 * Most dlcloses only drop a reference: the module stays, and so do its
-	 * rules. dl_iterate_phdr counts the modules really unloaded.
+	 * rules. The loader counts the modules really unloaded.
 	 */
 	static _Atomic unsigned long long unloads_seen;
-	unsigned long long unloads = 0;
-	if (dl_iterate_phdr(count_unloads, &unloads) != 1 ||
-	    atomic_exchange_explicit(&unloads_seen, unloads, memory_order_relaxed) != unloads)
+	struct gt_loader_counts now;
+	if (gt_loader_counts(&now) ||
+	    atomic_exchange_explicit(&unloads_seen, now.subs, memory_order_relaxed) != now.subs)
 		gt_frame_rules_forget();
 }
 
