@@ -51,14 +51,16 @@ check_trace() {
 }
 
 # read_trace NAME TRACE: the report of TRACE as $work/NAME.json (and the
-# analyzer's warnings in NAME.report.stderr) and its records as NAME.dump.
+# analyzer's warnings in NAME.report.stderr) and the audit of its records
+# (trace_audit.awk) as NAME.audit. The records go straight from --dump to
+# the audit: written out, the stress runs' dumps take gigabytes.
 read_trace() {
 	local name=$1 trace=$2 w=$work/$1
 	[ -s "$trace" ] || fail "$name: no trace written"
 	"$report" --json --top 1 "$trace" >"$w.json" 2>"$w.report.stderr" ||
 		fail "$name: gittrace-report --json failed: $(cat "$w.report.stderr")"
-	"$report" --dump "$trace" >"$w.dump" 2>/dev/null ||
-		fail "$name: gittrace-report --dump failed"
+	"$report" --dump "$trace" 2>/dev/null | awk -f "$here/trace_audit.awk" >"$w.audit" ||
+		fail "$name: gittrace-report --dump | trace_audit.awk failed"
 }
 
 # audit_trace NAME: after read_trace, no image lost or dropped calls, the
@@ -66,7 +68,6 @@ read_trace() {
 # and no exec'd image freed memory it never allocated.
 audit_trace() {
 	local name=$1 w=$work/$1
-	awk -f "$here/trace_audit.awk" "$w.dump" >"$w.audit"
 	# Calls lost between the tracer and the file, or dropped by the tracer.
 	if grep '^LOST ' "$w.audit" >&2; then
 		fail "$name: records lost (above)"

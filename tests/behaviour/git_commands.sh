@@ -109,11 +109,11 @@ case_killed() {
 case_report_dropped() {
 	git_case report_dropped wt -- log --raw
 	local w=$work/report_dropped
-	awk '$4 == "END" || $4 == "DROPPED" { split($1, a, "=") }
+	"$report" --dump "$w.zst" | awk '$4 == "END" || $4 == "DROPPED" { split($1, a, "=") }
 		$4 == "END" { for (i = 5; i <= NF; i++) if ($i ~ /^dropped=/) n[a[2]] += substr($i, 9) }
 		$4 == "DROPPED" { n[a[2]] += substr($5, 7) }
 		$4 == "IMAGE" { split($1, a, "="); n[a[2]] += 0 }
-		END { for (i in n) print i, n[i] }' "$w.dump" | sort >"$w.dropped.trace"
+		END { for (i in n) print i, n[i] }' | sort >"$w.dropped.trace"
 	jq -r '.processes[] | "\(.image_id) \(.dropped_calls)"' "$w.json" | sort >"$w.dropped.reported"
 	same_files "report_dropped: dropped calls per image (trace vs report)" "$w.dropped.trace" \
 		"$w.dropped.reported"
