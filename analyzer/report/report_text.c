@@ -11,6 +11,7 @@
 #include "callers.h"
 #include "mapkind.h"
 #include "report_phases.h"
+#include "site_labels.h"
 
 #define WIDTH 80
 
@@ -183,30 +184,47 @@ static void cut_line(FILE *out, const char *text, int columns)
 	fprintf(out, "%.*s\n", (int)len, text);
 }
 
-/* The site, and the program's own caller beside it when the site is in a
- * library or a generic helper: "deflateInit2_ ← do_compress (file:line)",
- * the caller on a line of its own when both do not fit. */
-static void site_line(FILE *out, const struct gt_site *st)
+/*
+ * A row of a table of sites: its counts and its label (site_labels.h),
+ * with the (file:line) of the last frame named: "deflateInit2_ ←
+ * do_compress (pack-objects.c:319)", "git+0x28961c ← … ← git+0x272df7".
+ * When the label does not fit, its function on the row and the rest
+ * beneath, a frame a line.
+ */
+static void site_line(FILE *out, const struct gt_site *st, const struct gt_site_label *l)
 {
-	char b[32], loc[64];
-	const struct gt_frame *caller = st->caller < st->nframes ? &st->frames[st->caller] : NULL;
-	location(loc, sizeof(loc), caller ? caller : st->nframes ? &st->frames[0] : NULL);
+	char b[32], loc[64], name[640], rest[GT_SITE_LABEL_MAX][160];
 	int n = fprintf(out, "    %9" PRIu64 " %10s %8" PRIu64 "  ", st->allocations,
 			bytes(b, st->bytes), st->temporary);
-	char name[640], from[512];
-	if (!caller) {
-		snprintf(name, sizeof(name), "%s%s", st->function, loc);
-		cut_line(out, name, WIDTH - n);
+	if (!l->n) {
+		cut_line(out, st->function, WIDTH - n);
 		return;
 	}
-	snprintf(name, sizeof(name), "%s ← %s%s", st->function, caller->function, loc);
-	if ((int)strlen(name) - 2 <= WIDTH - n) {
+	location(loc, sizeof(loc), gt_site_sequence_frame(st, l->at[l->n - 1]));
+	/* "← name" for each frame after the first, "← … ← name" past frames
+	 * skipped; "←" and "…" are 3 bytes and one column each. */
+	size_t columns = strlen(st->function) + strlen(loc);
+	for (size_t i = 1; i < l->n; i++) {
+		int skip = l->at[i] > l->at[i - 1] + 1;
+		snprintf(rest[i], sizeof(rest[i]), "← %s%s", skip ? "… ← " : "",
+			 gt_site_sequence_frame(st, l->at[i])->function);
+		columns += 1 + strlen(rest[i]) - 2 * (skip ? 3 : 1);
+	}
+	if (columns <= (size_t)(WIDTH - n)) {
+		size_t len = (size_t)snprintf(name, sizeof(name), "%s", st->function);
+		for (size_t i = 1; i < l->n && len < sizeof(name); i++)
+			len += (size_t)snprintf(name + len, sizeof(name) - len, " %s", rest[i]);
+		if (len < sizeof(name))
+			snprintf(name + len, sizeof(name) - len, "%s", loc);
 		cut_line(out, name, WIDTH - n);
 		return;
 	}
 	cut_line(out, st->function, WIDTH - n);
-	snprintf(from, sizeof(from), "%*s← %s%s", n + 2, "", caller->function, loc);
-	cut_line(out, from, WIDTH);
+	for (size_t i = 1; i < l->n; i++) {
+		snprintf(name, sizeof(name), "%*s%s%s", n + 2, "", rest[i],
+			 i + 1 == l->n ? loc : "");
+		cut_line(out, name, WIDTH);
+	}
 }
 
 static void sites(FILE *out, const struct gt_proc *p, size_t top, const char *title, cmp_fn *cmp)
@@ -214,16 +232,22 @@ static void sites(FILE *out, const struct gt_proc *p, size_t top, const char *ti
 	if (!p->nsites)
 		return;
 	const struct gt_site **v = malloc(p->nsites * sizeof(*v));
-	if (!v)
+	struct gt_site_label *labels = malloc(p->nsites * sizeof(*labels));
+	if (!v || !labels) {
+		free(v);
+		free(labels);
 		return;
+	}
 	memcpy(v, p->sites, p->nsites * sizeof(*v));
 	if (cmp)
 		qsort(v, p->nsites, sizeof(*v), cmp);
 	size_t n = top && top < p->nsites ? top : p->nsites;
+	gt_site_labels(v, n, labels);
 	fprintf(out, "  top sites by %s:\n    %9s %10s %8s  %s\n", title, "allocs", "bytes", "temp",
-		"function [← program's caller] (file:line)");
+		"function [← program's caller] [← … ← where it parts]");
 	for (size_t i = 0; i < n; i++)
-		site_line(out, v[i]);
+		site_line(out, v[i], &labels[i]);
+	free(labels);
 	free(v);
 }
 

@@ -1,7 +1,8 @@
 # caller.sh PROG PRELOAD REPORT WORK: the report names the traced program's
 # own caller beside a site in a library or in a generic helper, and only
 # there (text, JSON and HTML), on a trace of caller_prog (see caller_prog.c);
-# the stripped-binary note says how to get names.
+# rows of one function and caller name where their stacks part (text and
+# HTML); the stripped-binary note says how to get names.
 . "$(dirname "$0")/../lib.sh"
 prog=$1
 preload=$2
@@ -34,10 +35,18 @@ check_eq "the program's own site has no caller" "plain_alloc<-" \
 	"$(site_of '.function == "plain_alloc"')"
 check_grep "text: caller beside the site" "← compress_one \(caller_prog\.c:[0-9]+\)" \
 	"$work/report.txt"
-check_grep "text: helper and caller" "strbuf_dup ← make_label \(caller_prog\.c:[0-9]+\)" \
-	"$work/report.txt"
+# A row whose label does not fit goes on beneath it, a frame a line: joined.
+awk '/^ +← / { sub(/^ +/, " "); row = row $0; next }
+	NR > 1 { print row } { row = $0 } END { print row }' "$work/report.txt" >"$work/rows.txt"
+# strbuf_dup ← make_label has two stacks: each row names where they part.
+check_grep "text: helper and caller, reached from main" \
+	"  strbuf_dup ← make_label ← main \(caller_prog\.c:[0-9]+\)$" "$work/rows.txt"
+check_grep "text: helper and caller, reached from label_again" \
+	"  strbuf_dup ← make_label ← label_again \(caller_prog\.c:[0-9]+\)$" "$work/rows.txt"
 check_grep "text: plain site alone" "  plain_alloc \(caller_prog\.c:[0-9]+\)$" "$work/report.txt"
 check_grep "HTML: caller column" ">← compress_one</td>" "$work/report.html"
+check_grep "HTML: where two rows of one function part" ">← make_label ← label_again</td>" \
+	"$work/report.html"
 
 # The table by caller in the program: strbuf_dup ← make_label is one row
 # however many stacks reach it (two: from main, and through label_again).

@@ -11,10 +11,12 @@
 #include <string.h>
 
 #include "die.h"
+#include "site_labels.h"
 
 struct row {
 	const struct gt_proc *p;
 	const struct gt_site *site;
+	struct gt_site_label label; /* among its process's rows */
 };
 
 typedef uint64_t metric_fn(const struct gt_site *);
@@ -88,14 +90,32 @@ static void bytes_cell(FILE *out, uint64_t v)
 	fprintf(out, "<td class=\"num\" data-v=\"%" PRIu64 "\">%s</td>", v, b);
 }
 
+/* Labels the n rows of one process (site_labels.h). */
+static void label_rows(struct row *rows, size_t n)
+{
+	const struct gt_site **sites = gt_xcalloc(n ? n : 1, sizeof(*sites));
+	struct gt_site_label *labels = gt_xcalloc(n ? n : 1, sizeof(*labels));
+	for (size_t i = 0; i < n; i++)
+		sites[i] = rows[i].site;
+	gt_site_labels(sites, n, labels);
+	for (size_t i = 0; i < n; i++)
+		rows[i].label = labels[i];
+	free(labels);
+	free(sites);
+}
+
 static void write_row(FILE *out, const struct row *r)
 {
 	const struct gt_image *img = r->p->img;
 	const struct gt_site *st = r->site;
-	/* With a program caller (gt_program_caller), "called from" and
-	 * "where" name it: the site is a library's or a generic helper. */
-	const struct gt_frame *caller = st->caller < st->nframes ? &st->frames[st->caller] : NULL;
-	const struct gt_frame *f = caller ? caller : st->nframes ? &st->frames[0] : NULL;
+	const struct gt_site_label *l = &r->label;
+	/*
+	 * "called from" and "where" name the last frame of the site's label
+	 * (site_labels.h) beyond its function: the program's own caller of a
+	 * site in a library or a generic helper, or where the site's stacks
+	 * part from another row's; else its function's caller.
+	 */
+	const struct gt_frame *f = l->n ? gt_site_sequence_frame(st, l->at[l->n - 1]) : NULL;
 	char where[512] = "";
 	if (f && f->file) {
 		const char *slash = strrchr(f->file, '/');
@@ -111,9 +131,14 @@ static void write_row(FILE *out, const struct row *r)
 	fputs("<tr>", out);
 	text_cell(out, proc);
 	text_cell(out, st->function);
-	if (caller) {
+	if (l->n > 1) {
 		char from[512];
-		snprintf(from, sizeof(from), "← %s", caller->function);
+		size_t len = 0;
+		for (size_t i = 1; i < l->n && len < sizeof(from); i++)
+			len += (size_t)snprintf(from + len, sizeof(from) - len, "%s← %s%s",
+						i > 1 ? " " : "",
+						l->at[i] > l->at[i - 1] + 1 ? "… ← " : "",
+						gt_site_sequence_frame(st, l->at[i])->function);
 		text_cell(out, from);
 	} else {
 		text_cell(out, st->nframes > 1 ? st->frames[1].function : "");
@@ -133,7 +158,7 @@ void gt_html_sites(FILE *out, const struct gt_summary *s, size_t top)
 	for (size_t i = 0; i < s->n; i++) {
 		const struct gt_proc *p = &s->procs[i];
 		char *chosen = gt_xcalloc(p->nsites ? p->nsites : 1, 1);
-		size_t t = top ? top : p->nsites;
+		size_t t = top ? top : p->nsites, first = n;
 		choose(p, t, allocations, chosen);
 		choose(p, t, bytes, chosen);
 		choose(p, t, temporary, chosen);
@@ -144,17 +169,19 @@ void gt_html_sites(FILE *out, const struct gt_summary *s, size_t top)
 				cap = cap ? 2 * cap : 64;
 				rows = gt_xrealloc(rows, cap * sizeof(*rows));
 			}
-			rows[n++] = (struct row){p, p->sites[k]};
+			rows[n++] = (struct row){p, p->sites[k], {0}};
 		}
+		label_rows(rows + first, n - first);
 		free(chosen);
 	}
 	if (n) /* rows is NULL then, and qsort's pointer must not be NULL */
 		qsort(rows, n, sizeof(*rows), heavier);
 	fputs("<table id=\"gt-sites\" class=\"grid sortable\"><thead><tr>"
 	      "<th data-type=\"text\">process</th><th data-type=\"text\">function</th>"
-	      "<th data-type=\"text\" title=\"the caller (sites are whole stacks, so one "
-	      "function can lead several rows); ← marks the traced program's own caller of a "
-	      "site in a library or a generic helper, which 'where' then locates\">"
+	      "<th data-type=\"text\" title=\"the caller; ← marks the traced program's own "
+	      "caller of a site in a library or a generic helper, and (sites are whole stacks, "
+	      "so one function can lead several rows) the frame where its stacks part from "
+	      "another row's; 'where' locates the last one\">"
 	      "called from</th>"
 	      "<th data-type=\"text\">where</th>"
 	      "<th data-type=\"num\" aria-sort=\"descending\">allocations</th>"
