@@ -38,12 +38,11 @@ static struct gt_stack_counts *new_counts(struct gt_heap *h, uint64_t stack, siz
 	return s;
 }
 
-static struct gt_stack_counts *counts(struct gt_heap *h, uint64_t stack)
+/* The counters of a stack new to the heap, or of an id beyond the dense index. */
+static struct gt_stack_counts *new_or_sparse_counts(struct gt_heap *h, uint64_t stack)
 {
 	size_t index;
 	if (stack < GT_DENSE_STACK_IDS) {
-		if (stack < h->dense_cap && h->dense[stack])
-			return &h->stacks[h->dense[stack] - 1];
 		if (stack >= h->dense_cap) {
 			size_t cap = h->dense_cap ? h->dense_cap : 256;
 			while (cap <= stack)
@@ -69,6 +68,14 @@ static struct gt_stack_counts *counts(struct gt_heap *h, uint64_t stack)
 	return s;
 }
 
+/* One lookup per allocation and per free: the common case in line. */
+static inline struct gt_stack_counts *counts(struct gt_heap *h, uint64_t stack)
+{
+	if (stack < h->dense_cap && h->dense[stack])
+		return &h->stacks[h->dense[stack] - 1];
+	return new_or_sparse_counts(h, stack);
+}
+
 static unsigned size_bucket(uint64_t size)
 {
 	unsigned b = 0;
@@ -85,8 +92,20 @@ static unsigned lifetime_bucket(uint64_t ns)
 	return b;
 }
 
+/* What s held at the latest peak, if it has not changed since (peak_seen). */
+static void keep_peak(const struct gt_heap *h, struct gt_stack_counts *s)
+{
+	if (s->peak_seen != h->peak_gen) {
+		s->at_peak_bytes = s->live_bytes;
+		s->peak_seen = h->peak_gen;
+	}
+}
+
 static void forget(struct gt_heap *h, struct gt_ptrmap *table, struct gt_live *a)
 {
+	struct gt_stack_counts *s = counts(h, a->stack);
+	keep_peak(h, s);
+	s->live_bytes -= a->size;
 	h->current_bytes -= a->size;
 	gt_ptrmap_del(table, a);
 }
@@ -110,17 +129,20 @@ void gt_heap_alloc(struct gt_heap *h, struct gt_heap_thread *th, uint64_t ptr, u
 	struct gt_live e = {ptr, size, t, stack < UINT32_MAX ? (uint32_t)stack : UINT32_MAX,
 			    dur < UINT32_MAX ? (uint32_t)dur : UINT32_MAX};
 	gt_ptrmap_put(&h->live, &e);
+	struct gt_stack_counts *s = counts(h, e.stack);
+	s->allocations++;
+	s->bytes += size;
+	keep_peak(h, s);
+	s->live_bytes += size;
 	h->allocations++;
 	h->allocated_bytes += size;
 	h->current_bytes += size;
 	if (h->current_bytes > h->peak_bytes) {
 		h->peak_bytes = h->current_bytes;
 		h->peak_ns = t;
+		h->peak_gen++;
 	}
 	h->sizes[size_bucket(size)]++;
-	struct gt_stack_counts *s = counts(h, stack);
-	s->allocations++;
-	s->bytes += size;
 }
 
 void gt_heap_free(struct gt_heap *h, struct gt_heap_thread *th, uint64_t ptr, uint64_t t)
@@ -166,6 +188,8 @@ void gt_heap_finish(struct gt_heap *h)
 {
 	leak(h, &h->live);
 	leak(h, &h->displaced);
+	for (size_t i = 0; i < h->nstacks; i++)
+		keep_peak(h, &h->stacks[i]);
 }
 
 void gt_heap_forget(struct gt_heap *h)

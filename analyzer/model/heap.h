@@ -21,6 +21,14 @@
 struct gt_stack_counts {
 	uint64_t stack; /* key */
 	uint64_t allocations, bytes, temporary, leaked_allocations, leaked_bytes;
+	uint64_t live_bytes; /* its blocks live now */
+	/*
+	 * Its blocks live at the heap's peak (peak_bytes): taken when the
+	 * stack's live bytes first change after a new peak (peak_seen, the
+	 * heap's peak_gen then), so that a new peak costs nothing; final
+	 * after gt_heap_finish.
+	 */
+	uint64_t at_peak_bytes, peak_seen;
 };
 
 struct gt_stack_index; /* stack ids too large for the dense index */
@@ -42,6 +50,7 @@ struct gt_heap {
 	struct gt_stack_index *sparse; /* uthash for larger ids */
 	uint64_t allocations, allocated_bytes, untracked_frees, temporary;
 	uint64_t current_bytes, peak_bytes, peak_ns;
+	uint64_t peak_gen; /* new peaks so far (see gt_stack_counts.peak_seen) */
 	uint64_t lifetime[GT_LIFETIME_BUCKETS];
 	uint64_t sizes[GT_SIZE_BUCKETS];
 	uint64_t leaked_allocations, leaked_bytes;
@@ -65,7 +74,8 @@ void gt_heap_alloc(struct gt_heap *h, struct gt_heap_thread *th, uint64_t ptr, u
  */
 void gt_heap_free(struct gt_heap *h, struct gt_heap_thread *th, uint64_t ptr, uint64_t t);
 
-/* Counts what is still live as leaked (call once, at the end). */
+/* Counts what is still live as leaked and settles each stack's bytes at
+ * the peak (call once, at the end). */
 void gt_heap_finish(struct gt_heap *h);
 
 /* Stack ids are dense from 1 in practice (format.h): index them in an

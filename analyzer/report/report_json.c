@@ -184,6 +184,7 @@ static void site(struct gt_json *j, const struct gt_site *st)
 	gt_json_kv_uint(j, "temporary", st->temporary);
 	gt_json_kv_uint(j, "leaked_allocations", st->leaked_allocations);
 	gt_json_kv_uint(j, "leaked_bytes", st->leaked_bytes);
+	gt_json_kv_uint(j, "at_peak_bytes", st->at_peak_bytes);
 	gt_json_end_object(j);
 }
 

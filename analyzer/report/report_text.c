@@ -185,17 +185,19 @@ static void cut_line(FILE *out, const char *text, int columns)
 }
 
 /*
- * A row of a table of sites: its counts and its label (site_labels.h),
+ * A row of a table of sites: its counts (its bytes allocated, or live at
+ * the peak in that table) and its label (site_labels.h),
  * with the (file:line) of the last frame named: "deflateInit2_ ←
  * do_compress (pack-objects.c:319)", "git+0x28961c ← … ← git+0x272df7".
  * When the label does not fit, its function on the row and the rest
  * beneath, a frame a line.
  */
-static void site_line(FILE *out, const struct gt_site *st, const struct gt_site_label *l)
+static void site_line(FILE *out, const struct gt_site *st, uint64_t site_bytes,
+		      const struct gt_site_label *l)
 {
 	char b[32], loc[64], name[640], rest[GT_SITE_LABEL_MAX][160];
 	int n = fprintf(out, "    %9" PRIu64 " %10s %8" PRIu64 "  ", st->allocations,
-			bytes(b, st->bytes), st->temporary);
+			bytes(b, site_bytes), st->temporary);
 	if (!l->n) {
 		cut_line(out, st->function, WIDTH - n);
 		return;
@@ -227,7 +229,13 @@ static void site_line(FILE *out, const struct gt_site *st, const struct gt_site_
 	}
 }
 
-static void sites(FILE *out, const struct gt_proc *p, size_t top, const char *title, cmp_fn *cmp)
+/*
+ * The first top sites (all if 0) in the order of cmp (as summarized if
+ * NULL); with at_peak, those that held bytes at the heap's peak, with
+ * those bytes in the bytes column.
+ */
+static void sites(FILE *out, const struct gt_proc *p, size_t top, const char *title, cmp_fn *cmp,
+		  int at_peak)
 {
 	if (!p->nsites)
 		return;
@@ -242,11 +250,19 @@ static void sites(FILE *out, const struct gt_proc *p, size_t top, const char *ti
 	if (cmp)
 		qsort(v, p->nsites, sizeof(*v), cmp);
 	size_t n = top && top < p->nsites ? top : p->nsites;
+	while (at_peak && n && !v[n - 1]->at_peak_bytes)
+		n--;
+	if (!n) {
+		free(labels);
+		free(v);
+		return;
+	}
 	gt_site_labels(v, n, labels);
-	fprintf(out, "  top sites by %s:\n    %9s %10s %8s  %s\n", title, "allocs", "bytes", "temp",
+	fprintf(out, "  top sites by %s:\n    %9s %10s %8s  %s\n", title, "allocs",
+		at_peak ? "at peak" : "bytes", "temp",
 		"function [← program's caller] [← … ← where it parts]");
 	for (size_t i = 0; i < n; i++)
-		site_line(out, v[i], &labels[i]);
+		site_line(out, v[i], at_peak ? v[i]->at_peak_bytes : v[i]->bytes, &labels[i]);
 	free(labels);
 	free(v);
 }
@@ -325,9 +341,13 @@ static void process(FILE *out, const struct gt_summary *s, const struct gt_proc 
 		fprintf(out, "  warning: the tracer dropped %" PRIu64 " calls: counts are low\n",
 			img->dropped_calls);
 	gt_report_phases_text(out, s->phases, img);
-	sites(out, p, top, "calls", NULL);
-	sites(out, p, top, "bytes", gt_site_by_bytes);
-	sites(out, p, top, "temporary", gt_site_by_temporary);
+	sites(out, p, top, "calls", NULL, 0);
+	sites(out, p, top, "bytes", gt_site_by_bytes, 0);
+	sites(out, p, top, "temporary", gt_site_by_temporary, 0);
+	char peak[96];
+	snprintf(peak, sizeof(peak), "bytes live at the heap's peak (%s at %.3f s)",
+		 bytes(b, h->peak_bytes), p->peak_seconds);
+	sites(out, p, top, peak, gt_site_by_peak, 1);
 	callers(out, p, top);
 }
 

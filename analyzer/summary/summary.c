@@ -50,6 +50,15 @@ int gt_site_by_temporary(const void *a, const void *b)
 					     : strcmp(x->key, y->key);
 }
 
+int gt_site_by_peak(const void *a, const void *b)
+{
+	const struct gt_site *x = *(const struct gt_site *const *)a;
+	const struct gt_site *y = *(const struct gt_site *const *)b;
+	return x->at_peak_bytes < y->at_peak_bytes   ? 1
+	       : x->at_peak_bytes > y->at_peak_bytes ? -1
+						     : strcmp(x->key, y->key);
+}
+
 struct gt_function_name {
 	UT_hash_handle hh;
 	char name[]; /* key */
@@ -160,6 +169,7 @@ static void build_sites(struct gt_summary *s, struct gt_proc *p)
 		site->temporary += c->temporary;
 		site->leaked_allocations += c->leaked_allocations;
 		site->leaked_bytes += c->leaked_bytes;
+		site->at_peak_bytes += c->at_peak_bytes;
 	}
 	p->nsites = HASH_COUNT(table);
 	p->sites = gt_xcalloc(p->nsites, sizeof(*p->sites));
@@ -377,14 +387,15 @@ static void site_free(struct gt_site *site)
 
 /*
  * Keeps, if keep is not 0, the sites the reports can list: the first keep
- * by allocations, by bytes and by temporary allocations, and every stack
+ * by allocations, by bytes, by temporary allocations and by bytes live at
+ * the peak, and every stack
  * of the first keep rows by caller in the program (p->sites stays in order
  * of allocations).
  */
 static void cap_sites(struct gt_proc *p, size_t keep)
 {
-	static int (*const orders[])(const void *, const void *) = {gt_site_by_bytes,
-								    gt_site_by_temporary};
+	static int (*const orders[])(const void *, const void *) = {
+		gt_site_by_bytes, gt_site_by_temporary, gt_site_by_peak};
 	if (!keep || p->nsites <= keep)
 		return;
 	struct gt_site **v = gt_xcalloc(p->nsites, sizeof(*v));

@@ -38,6 +38,7 @@ struct gt_site {
 	int shared;   /* key and frames belong to the summary's gt_site_frames */
 	size_t index; /* in its process's sites as first sorted (callers.c marks by it) */
 	uint64_t allocations, bytes, temporary, leaked_allocations, leaked_bytes;
+	uint64_t at_peak_bytes; /* its blocks live at its process's heap peak */
 	UT_hash_handle hh;
 };
 
@@ -155,5 +156,6 @@ void gt_summary_release(struct gt_summary *s);
 int gt_site_by_allocations(const void *a, const void *b);
 int gt_site_by_bytes(const void *a, const void *b);
 int gt_site_by_temporary(const void *a, const void *b);
+int gt_site_by_peak(const void *a, const void *b);
 
 #endif /* GT_SUMMARY_H */

@@ -48,6 +48,14 @@ check_grep "HTML: caller column" ">← compress_one</td>" "$work/report.html"
 check_grep "HTML: where two rows of one function part" ">← make_label ← label_again</td>" \
 	"$work/report.html"
 
+# Every block live at the heap's peak belongs to one site: over all sites
+# (--top 0) their bytes at the peak add up to it, and the text lists them.
+check_eq "sites' bytes at the peak add up to the heap's peak" true \
+	"$(jq '.processes[0] | ([.sites[].at_peak_bytes] | add) == .heap.peak_bytes' \
+		"$work/report.json")"
+check_grep "text: the sites at the peak" "top sites by bytes live at the heap's peak" \
+	"$work/report.txt"
+
 # The table by caller in the program: strbuf_dup ← make_label is one row
 # however many stacks reach it (two: from main, and through label_again).
 row='.processes[0].by_caller[] | select(.function == "strbuf_dup")'

@@ -36,6 +36,11 @@ static uint64_t temporary(const struct gt_site *s)
 	return s->temporary;
 }
 
+static uint64_t at_peak(const struct gt_site *s)
+{
+	return s->at_peak_bytes;
+}
+
 struct ranked {
 	uint64_t v;
 	size_t k; /* index in p->sites */
@@ -148,6 +153,7 @@ static void write_row(FILE *out, const struct row *r)
 	bytes_cell(out, st->bytes);
 	count_cell(out, st->temporary);
 	bytes_cell(out, st->leaked_bytes);
+	bytes_cell(out, st->at_peak_bytes);
 	fputs("</tr>\n", out);
 }
 
@@ -162,6 +168,7 @@ void gt_html_sites(FILE *out, const struct gt_summary *s, size_t top)
 		choose(p, t, allocations, chosen);
 		choose(p, t, bytes, chosen);
 		choose(p, t, temporary, chosen);
+		choose(p, t, at_peak, chosen);
 		for (size_t k = 0; k < p->nsites; k++) {
 			if (!chosen[k])
 				continue;
@@ -188,7 +195,9 @@ void gt_html_sites(FILE *out, const struct gt_summary *s, size_t top)
 	      "<th data-type=\"num\">bytes</th>"
 	      "<th data-type=\"num\" title=\"freed before the thread's next allocation\">"
 	      "temporary</th>"
-	      "<th data-type=\"num\" title=\"never freed\">leaked</th></tr></thead><tbody>\n",
+	      "<th data-type=\"num\" title=\"never freed\">leaked</th>"
+	      "<th data-type=\"num\" title=\"live when its process's heap was at its peak\">"
+	      "at peak</th></tr></thead><tbody>\n",
 	      out);
 	for (size_t i = 0; i < n; i++)
 		write_row(out, &rows[i]);
