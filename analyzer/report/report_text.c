@@ -185,12 +185,11 @@ static void cut_line(FILE *out, const char *text, int columns)
 }
 
 /*
- * A row of a table of sites: its counts (its bytes allocated, or live at
- * the peak in that table) and its label (site_labels.h),
- * with the (file:line) of the last frame named: "deflateInit2_ ←
- * do_compress (pack-objects.c:319)", "git+0x28961c ← … ← git+0x272df7".
- * When the label does not fit, its function on the row and the rest
- * beneath, a frame a line.
+ * A row of a table of sites: its counts (site_bytes: allocated, or live
+ * at the peak) and its label (site_labels.h) with the (file:line) of the
+ * last frame named: "deflateInit2_ ← do_compress (pack-objects.c:319)",
+ * "git+0x28961c ← … ← git+0x272df7". When the label does not fit, its
+ * function on the row and the rest beneath, a frame a line.
  */
 static void site_line(FILE *out, const struct gt_site *st, uint64_t site_bytes,
 		      const struct gt_site_label *l)
