@@ -178,7 +178,8 @@ void gt_html_sites(FILE *out, const struct gt_summary *s, size_t top)
 			}
 			rows[n++] = (struct row){p, p->sites[k], {0}};
 		}
-		label_rows(rows + first, n - first);
+		if (n > first) /* rows is NULL until a first row */
+			label_rows(rows + first, n - first);
 		free(chosen);
 	}
 	if (n) /* rows is NULL then, and qsort's pointer must not be NULL */
