@@ -55,6 +55,7 @@ check_eq "sites' bytes at the peak add up to the heap's peak" true \
 		"$work/report.json")"
 check_grep "text: the sites at the peak" "top sites by bytes live at the heap's peak" \
 	"$work/report.txt"
+check_grep "HTML: the sites' bytes at the peak" ">at peak</th>" "$work/report.html"
 
 # The table by caller in the program: strbuf_dup ← make_label is one row
 # however many stacks reach it (two: from main, and through label_again).
