@@ -4,6 +4,7 @@
 #include "summary.h"
 #include "callers.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,29 +35,30 @@ int gt_site_by_allocations(const void *a, const void *b)
 	return strcmp(x->key, y->key);
 }
 
-int gt_site_by_bytes(const void *a, const void *b)
+/* qsort order of sites: the larger of one counter (at offset counter) first, then by key. */
+static int heavier_by(const void *a, const void *b, size_t counter)
 {
 	const struct gt_site *x = *(const struct gt_site *const *)a;
 	const struct gt_site *y = *(const struct gt_site *const *)b;
-	return x->bytes < y->bytes ? 1 : x->bytes > y->bytes ? -1 : strcmp(x->key, y->key);
+	uint64_t cx, cy;
+	memcpy(&cx, (const char *)x + counter, sizeof(cx));
+	memcpy(&cy, (const char *)y + counter, sizeof(cy));
+	return cx < cy ? 1 : cx > cy ? -1 : strcmp(x->key, y->key);
+}
+
+int gt_site_by_bytes(const void *a, const void *b)
+{
+	return heavier_by(a, b, offsetof(struct gt_site, bytes));
 }
 
 int gt_site_by_temporary(const void *a, const void *b)
 {
-	const struct gt_site *x = *(const struct gt_site *const *)a;
-	const struct gt_site *y = *(const struct gt_site *const *)b;
-	return x->temporary < y->temporary   ? 1
-	       : x->temporary > y->temporary ? -1
-					     : strcmp(x->key, y->key);
+	return heavier_by(a, b, offsetof(struct gt_site, temporary));
 }
 
 int gt_site_by_peak(const void *a, const void *b)
 {
-	const struct gt_site *x = *(const struct gt_site *const *)a;
-	const struct gt_site *y = *(const struct gt_site *const *)b;
-	return x->at_peak_bytes < y->at_peak_bytes   ? 1
-	       : x->at_peak_bytes > y->at_peak_bytes ? -1
-						     : strcmp(x->key, y->key);
+	return heavier_by(a, b, offsetof(struct gt_site, at_peak_bytes));
 }
 
 struct gt_function_name {
