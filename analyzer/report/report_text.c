@@ -186,45 +186,47 @@ static void cut_line(FILE *out, const char *text, int columns)
 
 /*
  * A row of a table of sites: its counts (site_bytes: allocated, or live
- * at the peak) and its label (site_labels.h) with the (file:line) of the
- * last frame named: "deflateInit2_ ← do_compress (pack-objects.c:319)",
- * "git+0x28961c ← … ← git+0x272df7". When the label does not fit, its
- * function on the row and the rest beneath, a frame a line.
+ * at the peak) and its label (site_labels.h), each frame with its
+ * (file:line) where the label locates it: "deflateInit2_ ← do_compress
+ * (pack-objects.c:319)", "git+0x28961c ← … ← git+0x272df7". When the label
+ * does not fit, its function on the row and the rest beneath, a frame a
+ * line.
  */
 static void site_line(FILE *out, const struct gt_site *st, uint64_t site_bytes,
 		      const struct gt_site_label *l)
 {
-	char b[32], loc[64], name[640], rest[GT_SITE_LABEL_MAX][160];
+	char b[32], loc[64], line[640], part[GT_SITE_LABEL_MAX][224];
 	int n = fprintf(out, "    %9" PRIu64 " %10s %8" PRIu64 "  ", st->allocations,
 			bytes(b, site_bytes), st->temporary);
 	if (!l->n) {
 		cut_line(out, st->function, WIDTH - n);
 		return;
 	}
-	location(loc, sizeof(loc), gt_site_sequence_frame(st, l->at[l->n - 1]));
-	/* "← name" for each frame after the first, "← … ← name" past frames
-	 * skipped; "←" and "…" are 3 bytes and one column each. */
-	size_t columns = strlen(st->function) + strlen(loc);
-	for (size_t i = 1; i < l->n; i++) {
-		int skip = l->at[i] > l->at[i - 1] + 1;
-		snprintf(rest[i], sizeof(rest[i]), "← %s%s", skip ? "… ← " : "",
-			 gt_site_sequence_frame(st, l->at[i])->function);
-		columns += 1 + strlen(rest[i]) - 2 * (skip ? 3 : 1);
+	/* "name", then "← name" or "← … ← name" past frames skipped, each with
+	 * its place if located; "←" and "…" are 3 bytes and one column each. */
+	size_t columns = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		const struct gt_frame *f = &st->frames[l->at[i]];
+		int skip = gt_site_label_skips(st, l, i);
+		loc[0] = '\0';
+		if (gt_site_label_located(l, i))
+			location(loc, sizeof(loc), f);
+		snprintf(part[i], sizeof(part[i]), "%s%s%s%s", i ? "← " : "", skip ? "… ← " : "",
+			 f->function, loc);
+		columns += (i ? 1 : 0) + strlen(part[i]) - (i ? 2 : 0) - (skip ? 4 : 0);
 	}
 	if (columns <= (size_t)(WIDTH - n)) {
-		size_t len = (size_t)snprintf(name, sizeof(name), "%s", st->function);
-		for (size_t i = 1; i < l->n && len < sizeof(name); i++)
-			len += (size_t)snprintf(name + len, sizeof(name) - len, " %s", rest[i]);
-		if (len < sizeof(name))
-			snprintf(name + len, sizeof(name) - len, "%s", loc);
-		cut_line(out, name, WIDTH - n);
+		size_t len = 0;
+		for (size_t i = 0; i < l->n && len < sizeof(line); i++)
+			len += (size_t)snprintf(line + len, sizeof(line) - len, "%s%s",
+						i ? " " : "", part[i]);
+		cut_line(out, line, WIDTH - n);
 		return;
 	}
-	cut_line(out, st->function, WIDTH - n);
+	cut_line(out, part[0], WIDTH - n);
 	for (size_t i = 1; i < l->n; i++) {
-		snprintf(name, sizeof(name), "%*s%s%s", n + 2, "", rest[i],
-			 i + 1 == l->n ? loc : "");
-		cut_line(out, name, WIDTH);
+		snprintf(line, sizeof(line), "%*s%s", n + 2, "", part[i]);
+		cut_line(out, line, WIDTH);
 	}
 }
 

@@ -1,9 +1,9 @@
 /*
- * Site labels (site_labels.h). Each label starts as function and caller.
- * Then, in rounds, every group of rows whose labels read alike is split at
- * the first frame where any two of them part, which each of them adds to
- * its label: they agree on every frame before it, so the frames a label
- * names stay in order, and the group parts into rows that read apart.
+ * Site labels (site_labels.h). Each label starts as the function and the
+ * program's caller. Then, in rounds, the rows of each group that would
+ * print alike each name the first frame not named yet where their stack
+ * differs from another row of the group, until no two rows print alike or
+ * none can name another frame.
  */
 #include "site_labels.h"
 
@@ -12,32 +12,18 @@
 
 #include "die.h"
 
-static size_t sequence_len(const struct gt_site *s)
+static int str_cmp(const char *a, const char *b)
 {
-	if (s->caller < s->nframes)
-		return 1 + s->nframes - s->caller;
-	return s->nframes;
+	return a == b ? 0 : !a ? -1 : !b ? 1 : strcmp(a, b);
 }
 
-const struct gt_frame *gt_site_sequence_frame(const struct gt_site *s, size_t i)
+/* Frames compare by function, file and line: what a label prints of them. */
+static int frame_cmp(const struct gt_frame *a, const struct gt_frame *b)
 {
-	if (i == 0 || s->caller >= s->nframes)
-		return &s->frames[i];
-	return &s->frames[s->caller + i - 1];
-}
-
-static const char *name_at(const struct gt_site *s, size_t i)
-{
-	return gt_site_sequence_frame(s, i)->function;
-}
-
-/* The frames both sequences begin with, compared by function name. */
-static size_t common_start(const struct gt_site *a, const struct gt_site *b)
-{
-	size_t n = sequence_len(a), m = sequence_len(b), i = 0;
-	while (i < n && i < m && !strcmp(name_at(a, i), name_at(b, i)))
-		i++;
-	return i;
+	int c = strcmp(a->function, b->function);
+	if (!c)
+		c = str_cmp(a->file, b->file);
+	return c ? c : (a->line > b->line) - (a->line < b->line);
 }
 
 /* A row being labelled. */
@@ -46,50 +32,151 @@ struct row {
 	struct gt_site_label *label;
 };
 
-static int by_label_then_sequence(const void *x, const void *y)
+int gt_site_label_skips(const struct gt_site *s, const struct gt_site_label *l, size_t i)
 {
-	const struct row *a = x, *b = y;
+	return i && l->at[i] > l->at[i - 1] + 1 && !(i == 1 && l->at[1] == s->caller);
+}
+
+int gt_site_label_located(const struct gt_site_label *l, size_t i)
+{
+	return i + 1 == l->n || (l->located >> i & 1u);
+}
+
+static int location_cmp(const struct gt_frame *a, const struct gt_frame *b)
+{
+	int c = str_cmp(a->file, b->file);
+	return c ? c : (a->line > b->line) - (a->line < b->line);
+}
+
+/*
+ * The order of what two rows print: the functions named, a "…" where a
+ * label skips frames, and the (file:line) of the frames that show one.
+ */
+static int print_cmp(const struct row *a, const struct row *b)
+{
 	const struct gt_site_label *la = a->label, *lb = b->label;
-	for (size_t i = 0; i < la->n && i < lb->n; i++) {
-		int c = strcmp(name_at(a->site, la->at[i]), name_at(b->site, lb->at[i]));
+	if (la->n != lb->n)
+		return la->n < lb->n ? -1 : 1;
+	for (size_t i = 0; i < la->n; i++) {
+		const struct gt_frame *fa = &a->site->frames[la->at[i]];
+		const struct gt_frame *fb = &b->site->frames[lb->at[i]];
+		int c = gt_site_label_skips(a->site, la, i) - gt_site_label_skips(b->site, lb, i);
+		if (!c)
+			c = strcmp(fa->function, fb->function);
+		if (!c)
+			c = gt_site_label_located(la, i) - gt_site_label_located(lb, i);
+		if (!c && gt_site_label_located(la, i))
+			c = location_cmp(fa, fb);
 		if (c)
 			return c;
 	}
-	if (la->n != lb->n)
-		return la->n < lb->n ? -1 : 1;
-	size_t i = common_start(a->site, b->site);
-	size_t n = sequence_len(a->site), m = sequence_len(b->site);
-	if (i < n && i < m)
-		return strcmp(name_at(a->site, i), name_at(b->site, i));
-	return n < m ? -1 : n > m;
+	return 0;
 }
 
-static int same_label(const struct row *a, const struct row *b)
+static int by_print(const void *x, const void *y)
 {
-	if (a->label->n != b->label->n)
-		return 0;
-	for (size_t i = 0; i < a->label->n; i++)
-		if (strcmp(name_at(a->site, a->label->at[i]), name_at(b->site, b->label->at[i])))
-			return 0;
-	return 1;
+	return print_cmp(x, y);
 }
 
-/* Splits rows [from, to), labels alike and sorted by sequence; 1 if any label grew. */
-static int split(struct row *v, size_t from, size_t to)
+static int named(const struct gt_site_label *l, size_t frame)
 {
-	/* Sorted, the first parting of any two is that of two neighbours. */
-	size_t at = (size_t)-1;
-	for (size_t i = from; i + 1 < to; i++) {
-		size_t c = common_start(v[i].site, v[i + 1].site);
-		at = c < at ? c : at;
+	for (size_t i = 0; i < l->n; i++)
+		if (l->at[i] == frame)
+			return 1;
+	return 0;
+}
+
+/* Names frame in l, keeping l's frames in order (and their located bits). */
+static void name(struct gt_site_label *l, size_t frame)
+{
+	size_t i = l->n++;
+	for (; i > 0 && l->at[i - 1] > frame; i--)
+		l->at[i] = l->at[i - 1];
+	l->at[i] = frame;
+	unsigned below = l->located & ((1u << i) - 1);
+	l->located = below | (l->located >> i << (i + 1));
+}
+
+/* The order of two rows' stacks, frame by frame from the innermost. */
+static int by_stack(const void *x, const void *y)
+{
+	const struct gt_site *a = ((const struct row *)x)->site, *b = ((const struct row *)y)->site;
+	for (size_t f = 0; f < a->nframes && f < b->nframes; f++) {
+		int c = frame_cmp(&a->frames[f], &b->frames[f]);
+		if (c)
+			return c;
 	}
+	return (a->nframes > b->nframes) - (a->nframes < b->nframes);
+}
+
+/*
+ * The first frame of r that its label does not name and where its stack
+ * differs from one of the others (a frame the other lacks, or another
+ * frame at the same depth); r->site->nframes if none.
+ */
+static size_t first_parting(const struct row *r, const struct row *const *others, size_t n)
+{
+	const struct gt_site *s = r->site;
+	for (size_t f = 0; f < s->nframes; f++) {
+		if (named(r->label, f))
+			continue;
+		for (size_t k = 0; k < n; k++) {
+			const struct gt_site *o = others[k]->site;
+			if (o != s && (f >= o->nframes || frame_cmp(&s->frames[f], &o->frames[f])))
+				return f;
+		}
+	}
+	return s->nframes;
+}
+
+/*
+ * The first frame r's label names, and does not locate, whose line differs
+ * from one of the others' at the same depth (same function: else the
+ * labels would not print alike); l->n if none.
+ */
+static size_t first_unlocated(const struct row *r, const struct row *const *others, size_t n)
+{
+	const struct gt_site *s = r->site;
+	const struct gt_site_label *l = r->label;
+	for (size_t i = 0; i < l->n; i++) {
+		if (gt_site_label_located(l, i))
+			continue;
+		size_t f = l->at[i];
+		for (size_t k = 0; k < n; k++) {
+			const struct gt_site *o = others[k]->site;
+			if (o != s && f < o->nframes && location_cmp(&s->frames[f], &o->frames[f]))
+				return i;
+		}
+	}
+	return l->n;
+}
+
+/*
+ * Names in each row of v[from, to), which print alike, the first frame
+ * where it parts from another, or if it parts only where its label names
+ * a frame, that frame's (file:line); 1 if a label grew. Sorted by stack, a
+ * row parts first from the group's first or last row (the stacks between
+ * share at least as much with it), and its neighbours are compared too
+ * for the frames its label names already.
+ */
+static int name_partings(struct row *v, size_t from, size_t to)
+{
+	qsort(v + from, to - from, sizeof(*v), by_stack);
 	int grew = 0;
-	for (size_t i = from; i < to; i++) {
-		struct gt_site_label *l = v[i].label;
-		if (at < sequence_len(v[i].site) && l->n < GT_SITE_LABEL_MAX &&
-		    (!l->n || at > l->at[l->n - 1])) {
-			l->at[l->n++] = at;
+	for (size_t k = from; k < to; k++) {
+		const struct row *others[] = {&v[from], &v[to - 1], &v[k > from ? k - 1 : k],
+					      &v[k + 1 < to ? k + 1 : k]};
+		struct gt_site_label *l = v[k].label;
+		size_t f = first_parting(&v[k], others, sizeof(others) / sizeof(*others));
+		if (f < v[k].site->nframes && l->n < GT_SITE_LABEL_MAX) {
+			name(l, f);
 			grew = 1;
+		} else if (f == v[k].site->nframes) {
+			size_t i = first_unlocated(&v[k], others, sizeof(others) / sizeof(*others));
+			if (i < l->n) {
+				l->located |= 1u << i;
+				grew = 1;
+			}
 		}
 	}
 	return grew;
@@ -101,20 +188,22 @@ void gt_site_labels(const struct gt_site *const *rows, size_t n, struct gt_site_
 	for (size_t i = 0; i < n; i++) {
 		struct gt_site_label *l = &labels[i];
 		l->n = 0;
+		l->located = 0;
 		if (rows[i]->nframes)
 			l->at[l->n++] = 0;
 		if (rows[i]->caller < rows[i]->nframes)
-			l->at[l->n++] = 1;
+			l->at[l->n++] = rows[i]->caller;
 		v[i] = (struct row){rows[i], l};
 	}
+	/* Each round names one more frame in some label: it ends. */
 	for (int grew = 1; grew;) {
 		grew = 0;
-		qsort(v, n, sizeof(*v), by_label_then_sequence);
+		qsort(v, n, sizeof(*v), by_print);
 		for (size_t i = 0, j; i < n; i = j) {
-			for (j = i + 1; j < n && same_label(&v[i], &v[j]);)
+			for (j = i + 1; j < n && !print_cmp(&v[i], &v[j]);)
 				j++;
 			if (j - i > 1)
-				grew |= split(v, i, j);
+				grew |= name_partings(v, i, j);
 		}
 	}
 	free(v);

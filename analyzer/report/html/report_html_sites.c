@@ -61,7 +61,8 @@ static void choose(const struct gt_proc *p, size_t top, metric_fn *metric, char 
 	for (size_t k = 0; k < p->nsites; k++)
 		r[k] = (struct ranked){metric(p->sites[k]), k};
 	qsort(r, p->nsites, sizeof(*r), by_value);
-	for (size_t i = 0; i < top && i < p->nsites; i++)
+	/* By bytes at the peak: only the sites that held some then. */
+	for (size_t i = 0; i < top && i < p->nsites && (r[i].v || metric != at_peak); i++)
 		chosen[r[i].k] = 1;
 	free(r);
 }
@@ -109,6 +110,18 @@ static void label_rows(struct row *rows, size_t n)
 	free(sites);
 }
 
+/* " (file:line)" of the label's i-th frame if it locates it and it is not the last. */
+static void inner_place(char *buf, size_t size, const struct gt_site *st,
+			const struct gt_site_label *l, size_t i)
+{
+	const struct gt_frame *f = i < l->n ? &st->frames[l->at[i]] : NULL;
+	buf[0] = '\0';
+	if (f && f->file && i + 1 < l->n && gt_site_label_located(l, i)) {
+		const char *slash = strrchr(f->file, '/');
+		snprintf(buf, size, " (%s:%d)", slash ? slash + 1 : f->file, f->line);
+	}
+}
+
 static void write_row(FILE *out, const struct row *r)
 {
 	const struct gt_image *img = r->p->img;
@@ -120,7 +133,7 @@ static void write_row(FILE *out, const struct row *r)
 	 * site in a library or a generic helper, or where the site's stacks
 	 * part from another row's; else its function's caller.
 	 */
-	const struct gt_frame *f = l->n ? gt_site_sequence_frame(st, l->at[l->n - 1]) : NULL;
+	const struct gt_frame *f = l->n ? &st->frames[l->at[l->n - 1]] : NULL;
 	char where[512] = "";
 	if (f && f->file) {
 		const char *slash = strrchr(f->file, '/');
@@ -135,15 +148,22 @@ static void write_row(FILE *out, const struct row *r)
 		 img->argc > 1 ? " " : "", img->argc > 1 ? img->argv[1] : "");
 	fputs("<tr>", out);
 	text_cell(out, proc);
-	text_cell(out, st->function);
+	/* Frames but the last show a place only where the label locates
+	 * them (site_labels.h): "where" has the last one's. */
+	char function[512], place[512];
+	inner_place(place, sizeof(place), st, l, 0);
+	snprintf(function, sizeof(function), "%s%s", st->function, place);
+	text_cell(out, function);
 	if (l->n > 1) {
-		char from[512];
+		char from[1024];
 		size_t len = 0;
-		for (size_t i = 1; i < l->n && len < sizeof(from); i++)
-			len += (size_t)snprintf(from + len, sizeof(from) - len, "%s← %s%s",
+		for (size_t i = 1; i < l->n && len < sizeof(from); i++) {
+			inner_place(place, sizeof(place), st, l, i);
+			len += (size_t)snprintf(from + len, sizeof(from) - len, "%s← %s%s%s",
 						i > 1 ? " " : "",
-						l->at[i] > l->at[i - 1] + 1 ? "… ← " : "",
-						gt_site_sequence_frame(st, l->at[i])->function);
+						gt_site_label_skips(st, l, i) ? "… ← " : "",
+						st->frames[l->at[i]].function, place);
+		}
 		text_cell(out, from);
 	} else {
 		text_cell(out, st->nframes > 1 ? st->frames[1].function : "");
