@@ -17,13 +17,17 @@ static int str_cmp(const char *a, const char *b)
 	return a == b ? 0 : !a ? -1 : !b ? 1 : strcmp(a, b);
 }
 
+static int location_cmp(const struct gt_frame *a, const struct gt_frame *b)
+{
+	int c = str_cmp(a->file, b->file);
+	return c ? c : (a->line > b->line) - (a->line < b->line);
+}
+
 /* Frames compare by function, file and line: what a label prints of them. */
 static int frame_cmp(const struct gt_frame *a, const struct gt_frame *b)
 {
 	int c = strcmp(a->function, b->function);
-	if (!c)
-		c = str_cmp(a->file, b->file);
-	return c ? c : (a->line > b->line) - (a->line < b->line);
+	return c ? c : location_cmp(a, b);
 }
 
 /* A row being labelled. */
@@ -40,12 +44,6 @@ int gt_site_label_skips(const struct gt_site *s, const struct gt_site_label *l, 
 int gt_site_label_located(const struct gt_site_label *l, size_t i)
 {
 	return i + 1 == l->n || (l->located >> i & 1u);
-}
-
-static int location_cmp(const struct gt_frame *a, const struct gt_frame *b)
-{
-	int c = str_cmp(a->file, b->file);
-	return c ? c : (a->line > b->line) - (a->line < b->line);
 }
 
 /*
