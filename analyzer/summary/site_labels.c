@@ -128,9 +128,9 @@ static size_t first_parting(const struct row *r, const struct row *const *others
 }
 
 /*
- * The first frame r's label names, and does not locate, whose line differs
- * from one of the others' at the same depth (same function: else the
- * labels would not print alike); l->n if none.
+ * Which of the frames r's label names, and does not locate yet, is the
+ * first whose (file:line) differs from one of the others' frame at the
+ * same depth; l->n if none.
  */
 static size_t first_unlocated(const struct row *r, const struct row *const *others, size_t n)
 {
