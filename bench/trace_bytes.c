@@ -106,7 +106,7 @@ static void die(const char *what)
 /*
  * Format 2.x and later: the records are already split into columns
  * (format.h); what each column weighs, raw and compressed alone, block by
- * block. A 2.x block has no new-address column.
+ * block. A 2.x block has no new-address column, a 3.x one no returned one.
  */
 static const char *const column_names[GT_COL_COUNT] = {
 	"records (tokens, other records)",
@@ -114,9 +114,10 @@ static const char *const column_names[GT_COL_COUNT] = {
 	"durations",
 	"stack ids",
 	"sizes (U)",
-	"addresses (P; 3.x: codes)",
+	"addresses (P; 3.x: codes; 4.x: but returned)",
 	"other (X, S, T)",
 	"new addresses (3.x)",
+	"codes of blocks returned (4.x)",
 };
 static uint64_t column_raw[GT_COL_COUNT], column_packed[GT_COL_COUNT], blocks2;
 
@@ -124,7 +125,7 @@ static void tally_columns(const uint8_t *block, size_t len, unsigned major)
 {
 	struct gt_cursor c = {block, block + len, 1};
 	uint64_t n = gt_get_uv(&c), clen[GT_COL_COUNT] = {0};
-	uint64_t known = major >= 3 ? GT_COL_COUNT : GT_COL_COUNT_2;
+	uint64_t known = major >= 4 ? GT_COL_COUNT : major == 3 ? GT_COL_COUNT_3 : GT_COL_COUNT_2;
 	if (!c.ok || n < known)
 		die("bad column directory");
 	for (uint64_t i = 0; i < n; i++) {

@@ -6,9 +6,12 @@
  * a byte or two instead of whole.
  *
  * One direct-mapped table keyed by the address: a slot holds an address,
- * its position in the image's count of coded addresses and its class. An
- * address whose slot another one took since is written new: always
- * correct, only longer. Each lookup is a hash and one slot; the memory,
+ * its position in the image's count of coded addresses, its class and
+ * whether it was last given back onto a list. An address whose slot
+ * another one took since is written new: always correct, only longer.
+ * Each lookup is a hash and one slot, and a block returned is looked for
+ * below its list's last end only when its slot says the list may hold it
+ * (a scan of at most GT_ADDR_FREED_DEPTH addresses). The memory,
  * GT_ADDR_SLOTS × 16 bytes and the lists, comes from gt_pages. A forked
  * child inherits both, and its first block starts afresh as every block
  * does.
@@ -24,11 +27,15 @@ _Static_assert(GT_ADDR_SLOTS >= 4 * GT_ADDR_WINDOW, "a table too small for the w
 struct slot {
 	uint64_t addr;
 	/*
-	 * Position of its last coding (valid if >= block_start) << 16, and its
-	 * class: positions count addresses, far from 2^48 in any run.
+	 * Position of its last coding (valid if >= block_start) << 16, ON_LIST
+	 * if that coding put it on a list of freed blocks, and its class:
+	 * positions count addresses, far from 2^48 in any run.
 	 */
 	uint64_t at_cls;
 };
+#define ON_LIST	   0x8000u
+#define CLASS_MASK 0x1fffu
+_Static_assert(GT_ADDR_CLASS_MAX_BYTES / 16 + 1 <= CLASS_MASK, "a class wider than its bits");
 
 static struct slot *slots;
 static struct gt_addr_freed *freed;
@@ -63,7 +70,7 @@ void gt_addr_refs_block_start(void)
 	 */
 	block_start = ++coded;
 	last_new = 0;
-	gt_addr_freed_reset(freed);
+	gt_addr_freed_reset(freed, GT_FORMAT_MAJOR);
 }
 
 static struct slot *slot_of(uint64_t addr)
@@ -71,29 +78,53 @@ static struct slot *slot_of(uint64_t addr)
 	return &slots[(addr * 0x9e3779b97f4a7c15u) >> (64 - GT_ADDR_SLOT_BITS)];
 }
 
+/*
+ * Where in class cls's list addr is, from its last end: -1 if not within
+ * the block's reach. Only a block the list may hold deeper than its last
+ * end (deep: its slot says it was given back onto a list) is looked for
+ * there.
+ */
+static int freed_position(uint64_t addr, unsigned cls, int deep)
+{
+	const struct gt_addr_freed_list *l = gt_addr_freed_list(freed, cls);
+	unsigned n = l ? l->n : 0;
+	if (n && gt_addr_freed_at(l, 0) == addr)
+		return 0;
+	if (!deep)
+		return -1;
+	for (unsigned j = 1; j < n && j < freed->reach; j++)
+		if (gt_addr_freed_at(l, j) == addr)
+			return (int)j;
+	return -1;
+}
+
 uint64_t gt_addr_refs_code(uint64_t addr, enum gt_addr_role role, uint64_t bytes, int64_t *delta)
 {
 	if (!addr)
 		return GT_ADDR_NULL;
 	struct slot *s = slot_of(addr);
-	uint64_t at = s->at_cls >> 16;
+	uint64_t at = s->at_cls >> 16, flags = 0;
+	int seen = s->addr == addr && at >= block_start && at < coded;
 	unsigned referred_cls = 0, cls = gt_addr_class(bytes);
+	int j = role == GT_ADDR_RETURNED ? freed_position(addr, cls, seen && (s->at_cls & ON_LIST))
+					 : -1;
 	uint64_t code;
-	if (role == GT_ADDR_RETURNED && gt_addr_freed_last(freed, cls) == addr) {
-		gt_addr_freed_take(freed, cls);
-		code = GT_ADDR_FROM_FREED;
-	} else if (s->addr == addr && at >= block_start && at < coded &&
-		   coded - at <= GT_ADDR_WINDOW) {
-		code = GT_ADDR_REF(coded - at);
-		referred_cls = (unsigned)(s->at_cls & 0xffff);
-		if (role == GT_ADDR_GIVEN_BACK && referred_cls)
+	if (j >= 0) {
+		gt_addr_freed_take(gt_addr_freed_list(freed, cls), (unsigned)j);
+		code = GT_ADDR_FROM_FREED + (unsigned)j;
+	} else if (seen && coded - at <= GT_ADDR_WINDOW) {
+		code = gt_addr_ref(freed, role, coded - at);
+		referred_cls = (unsigned)(s->at_cls & CLASS_MASK);
+		if (role == GT_ADDR_GIVEN_BACK && referred_cls) {
 			gt_addr_freed_push(freed, referred_cls, addr);
+			flags = ON_LIST;
+		}
 	} else {
 		*delta = (int64_t)(addr - last_new);
 		last_new = addr;
 		code = GT_ADDR_NEW;
 	}
 	s->addr = addr;
-	s->at_cls = coded++ << 16 | gt_addr_class_of(role, bytes, referred_cls);
+	s->at_cls = coded++ << 16 | flags | gt_addr_class_of(role, bytes, referred_cls);
 	return code;
 }

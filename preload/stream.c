@@ -45,7 +45,7 @@ static struct {
 	uint8_t *col[GT_COL_COUNT];
 	size_t len[GT_COL_COUNT];
 	size_t total, cap;
-	uint8_t *assembled; /* directory + columns, handed to the writer */
+	uint8_t directory[GT_COLUMN_DIRECTORY_MAX];
 	uint32_t records;
 	uint32_t seq; /* of the next block */
 	uint32_t pid;
@@ -151,7 +151,7 @@ static uint64_t untimed_time(enum gt_fn fn, uint32_t shift)
 int gt_stream_init(uint64_t image_id)
 {
 	st.cap = gt_settings.buffer_size;
-	size_t size = st.cap * (GT_COL_COUNT + 1) + GT_COLUMN_DIRECTORY_MAX;
+	size_t size = st.cap * GT_COL_COUNT;
 	uint8_t *pages = gt_pages(size);
 	if (!pages || gt_addr_refs_init() != 0) {
 		gt_pages_free(pages, size);
@@ -160,7 +160,6 @@ int gt_stream_init(uint64_t image_id)
 	}
 	for (int c = 0; c < GT_COL_COUNT; c++)
 		st.col[c] = pages + (size_t)c * st.cap;
-	st.assembled = pages + (size_t)GT_COL_COUNT * st.cap;
 	st.image_id = image_id;
 	st.pid = (uint32_t)getpid();
 	st.epoch++;
@@ -195,17 +194,24 @@ void gt_stream_reset_after_fork(uint64_t image_id)
 	gt_stacks_reset();
 }
 
-/* The block's raw bytes: the column directory, then the columns. */
-static size_t assemble(void)
+/*
+ * The block's raw bytes as pieces: the column directory, then the columns
+ * that have bytes; returns how many pieces, and their length in *raw_size.
+ */
+static unsigned pieces_of_block(struct gt_raw_piece *pieces, size_t *raw_size)
 {
-	uint8_t *p = gt_put_uv(st.assembled, GT_COL_COUNT);
+	uint8_t *p = gt_put_uv(st.directory, GT_COL_COUNT);
 	for (int c = 0; c < GT_COL_COUNT; c++)
 		p = gt_put_uv(p, st.len[c]);
-	for (int c = 0; c < GT_COL_COUNT; c++) {
-		memcpy(p, st.col[c], st.len[c]);
-		p += st.len[c];
-	}
-	return (size_t)(p - st.assembled);
+	unsigned n = 0;
+	pieces[n++] = (struct gt_raw_piece){st.directory, (size_t)(p - st.directory)};
+	*raw_size = pieces[0].len;
+	for (int c = 0; c < GT_COL_COUNT; c++)
+		if (st.len[c]) {
+			pieces[n++] = (struct gt_raw_piece){st.col[c], st.len[c]};
+			*raw_size += st.len[c];
+		}
+	return n;
 }
 
 /* Writes the block; returns the time that took (tracer time). */
@@ -214,7 +220,9 @@ static uint64_t flush_locked(void)
 	if (!st.records)
 		return 0;
 	uint64_t t0 = gt_now_ns();
-	size_t raw_size = assemble();
+	struct gt_raw_piece pieces[1 + GT_COL_COUNT];
+	size_t raw_size;
+	unsigned npieces = pieces_of_block(pieces, &raw_size);
 	struct gt_block_header h = {
 		.magic = GT_BLOCK_MAGIC,
 		.major = GT_FORMAT_MAJOR,
@@ -227,7 +235,7 @@ static uint64_t flush_locked(void)
 		.time_shift = st.time_shift,
 		.base_ns = st.base_ns,
 	};
-	gt_writer_write_block(&h, st.assembled, raw_size);
+	gt_writer_write_block(&h, pieces, npieces);
 	empty_block();
 	st.last_flush_ns = gt_now_ns();
 	note_reading(st.last_flush_ns);
@@ -236,20 +244,29 @@ static uint64_t flush_locked(void)
 	return spent;
 }
 
+/* Where column c's next entry goes; column_grew_to says where it ended. */
+static uint8_t *column_end(enum gt_column c)
+{
+	return st.col[c] + st.len[c];
+}
+
+static void column_grew_to(enum gt_column c, const uint8_t *end)
+{
+	size_t n = (size_t)(end - column_end(c));
+	st.len[c] += n;
+	st.total += n;
+}
+
 /* Appends len bytes to column c. The caller made room. */
 static void put(enum gt_column c, const void *bytes, size_t len)
 {
-	memcpy(st.col[c] + st.len[c], bytes, len);
-	st.len[c] += len;
-	st.total += len;
+	memcpy(column_end(c), bytes, len);
+	column_grew_to(c, column_end(c) + len);
 }
 
 static void put_uv(enum gt_column c, uint64_t v)
 {
-	uint8_t *p = st.col[c] + st.len[c];
-	size_t n = (size_t)(gt_put_uv(p, v) - p);
-	st.len[c] += n;
-	st.total += n;
+	column_grew_to(c, gt_put_uv(column_end(c), v));
 }
 
 /* Appends a record other than CALL, whole, to GT_COL_RECORDS. The caller made room. */
@@ -292,7 +309,7 @@ static size_t args_len(const struct gt_call_bytes *a)
 {
 	return (size_t)(a->args.at[GT_COL_SIZE] - a->from[GT_COL_SIZE]) +
 	       (size_t)(a->args.at[GT_COL_OTHER] - a->from[GT_COL_OTHER]) +
-	       a->args.naddrs * 2 * GT_UV_MAX;
+	       a->args.naddrs * 3 * GT_UV_MAX;
 }
 
 /* The P arguments of a call of fn, coded against the block's addresses (format.h, "Addresses"). */
@@ -302,9 +319,10 @@ static void put_addrs(enum gt_fn fn, const struct gt_call_args *a)
 		int64_t delta = 0;
 		enum gt_addr_role role = gt_fn_is_heap(fn) ? a->roles[i] : GT_ADDR_PLAIN;
 		uint64_t code = gt_addr_refs_code(a->addrs[i], role, a->bytes, &delta);
-		put_uv(GT_COL_ADDR, code);
+		put_uv(role == GT_ADDR_RETURNED ? GT_COL_RETURNED : GT_COL_ADDR, code);
 		if (code == GT_ADDR_NEW)
-			put_uv(GT_COL_NEW_ADDR, gt_zigzag(delta));
+			column_grew_to(GT_COL_NEW_ADDR,
+				       gt_put_new_addr(column_end(GT_COL_NEW_ADDR), delta));
 	}
 }
 

@@ -22,6 +22,7 @@
 #include <unistd.h>
 #define ZSTD_STATIC_LINKING_ONLY /* ZSTD_customMem: exported by the shared library too */
 #include <zstd.h>
+#include <zstd_errors.h>
 
 /* zstd's working memory comes from gt_pages, never from the hooked malloc. */
 static void *zstd_alloc(void *opaque, size_t size)
@@ -63,8 +64,14 @@ int gt_writer_init(const struct gt_trace_file *trace_file)
 {
 	file = *trace_file;
 	cctx = ZSTD_createCCtx_advanced(zstd_mem);
-	/* A block is the records' buffer and the column directory in front of it. */
-	out_cap = GT_PREFIX + ZSTD_compressBound(gt_settings.buffer_size + GT_COLUMN_DIRECTORY_MAX);
+	/*
+	 * A block is the records' buffer and the column directory in front of
+	 * it; each column flushed apart adds a zstd block header and may
+	 * leave a last block shorter than zstd's bound assumes.
+	 */
+	out_cap = GT_PREFIX +
+		  ZSTD_compressBound(gt_settings.buffer_size + GT_COLUMN_DIRECTORY_MAX) +
+		  (GT_COL_COUNT + 1) * 64;
 	out = gt_pages(out_cap);
 	if (!cctx || !out || set_params()) {
 		gt_disable("cannot set up the zstd compressor; running untraced", NULL);
@@ -105,11 +112,38 @@ static int may_write(size_t len)
 	return 0;
 }
 
-int gt_writer_write_block(const struct gt_block_header *h, const uint8_t *raw, size_t raw_len)
+/*
+ * Compresses the pieces into one frame after the prefix, each but the first
+ * from the start of a zstd block (ZSTD_e_flush ends the block before it);
+ * returns the frame's size or a zstd error code.
+ */
+static size_t compress_pieces(const struct gt_raw_piece *pieces, unsigned n, size_t raw_size)
+{
+	ZSTD_outBuffer o = {out + GT_PREFIX, out_cap - GT_PREFIX, 0};
+	size_t r = ZSTD_CCtx_setPledgedSrcSize(cctx, raw_size);
+	for (unsigned i = 0; i < n && !ZSTD_isError(r); i++) {
+		ZSTD_inBuffer in = {pieces[i].p, pieces[i].len, 0};
+		ZSTD_EndDirective how = i + 1 == n ? ZSTD_e_end
+					: i	   ? ZSTD_e_flush
+						   : ZSTD_e_continue;
+		do {
+			size_t before = o.pos;
+			r = ZSTD_compressStream2(cctx, &o, &in, how);
+			if (!ZSTD_isError(r) && r && o.pos == before && o.pos == o.size)
+				r = (size_t)-ZSTD_error_dstSize_tooSmall; /* no room: never loop */
+		} while (!ZSTD_isError(r) && (in.pos < in.size || (how != ZSTD_e_continue && r)));
+	}
+	if (ZSTD_isError(r))
+		ZSTD_CCtx_reset(cctx, ZSTD_reset_session_only);
+	return ZSTD_isError(r) ? r : o.pos;
+}
+
+int gt_writer_write_block(const struct gt_block_header *h, const struct gt_raw_piece *pieces,
+			  unsigned npieces)
 {
 	if (__atomic_load_n(&gt_state, __ATOMIC_ACQUIRE) != GT_STATE_ON)
 		return -1;
-	size_t n = ZSTD_compress2(cctx, out + GT_PREFIX, out_cap - GT_PREFIX, raw, raw_len);
+	size_t n = compress_pieces(pieces, npieces, h->raw_size);
 	if (ZSTD_isError(n)) {
 		gt_disable("cannot compress trace block: ", ZSTD_getErrorName(n),
 			   "; tracing stopped, the trace ends here", NULL);

@@ -10,10 +10,15 @@
 
 /* Column names, for errors. */
 static const char *const column_names[GT_COL_COUNT] = {
-	[GT_COL_RECORDS] = "records",	[GT_COL_TIME] = "time",
-	[GT_COL_DURATION] = "duration", [GT_COL_STACK] = "stack",
-	[GT_COL_SIZE] = "size",		[GT_COL_ADDR] = "address",
-	[GT_COL_OTHER] = "other",	[GT_COL_NEW_ADDR] = "new address",
+	[GT_COL_RECORDS] = "records",
+	[GT_COL_TIME] = "time",
+	[GT_COL_DURATION] = "duration",
+	[GT_COL_STACK] = "stack",
+	[GT_COL_SIZE] = "size",
+	[GT_COL_ADDR] = "address",
+	[GT_COL_OTHER] = "other",
+	[GT_COL_NEW_ADDR] = "new address",
+	[GT_COL_RETURNED] = "returned address",
 };
 
 static void die_corrupt(const struct gt_block *b, const char *what)
@@ -23,14 +28,15 @@ static void die_corrupt(const struct gt_block *b, const char *what)
 
 /*
  * A 2.x or later block: the column directory, then the columns (format.h).
- * A 2.x block has no GT_COL_NEW_ADDR: it stays empty.
+ * The columns an older MAJOR's block does not have stay empty.
  */
 static void find_columns(struct gt_rec_iter *it)
 {
 	const struct gt_block *b = it->b;
 	struct gt_cursor c = {b->raw, b->raw + b->h.raw_size, 1};
 	uint64_t n = gt_get_uv(&c);
-	int known = it->addr_refs ? GT_COL_COUNT : GT_COL_COUNT_2;
+	int major = b->h.major;
+	int known = major >= 4 ? GT_COL_COUNT : major == 3 ? GT_COL_COUNT_3 : GT_COL_COUNT_2;
 	if (!c.ok || n < (uint64_t)known || n > b->h.raw_size)
 		die_corrupt(b, "bad column directory");
 	uint64_t len[GT_COL_COUNT] = {0}, rest = 0;
@@ -66,7 +72,9 @@ void gt_rec_iter_init(struct gt_rec_iter *it, const struct gt_block *b)
 	it->b = b;
 	it->columns = b->h.major >= 2;
 	it->addr_refs = b->h.major >= 3;
-	gt_addr_history_reset(&it->addrs);
+	if (it->addr_refs)
+		gt_addr_history_reset(&it->addrs, b->h.major);
+	it->returned_column = b->h.major >= 4;
 	gt_call_times_init(&it->times, b);
 	if (it->columns)
 		find_columns(it);
@@ -186,24 +194,28 @@ static void *list(struct gt_record *r, size_t n, size_t size)
 /* The next address of a 2.x or later CALL (format.h, "Addresses"). */
 static uint64_t get_addr(struct gt_rec_iter *it, enum gt_addr_role role, uint64_t bytes)
 {
-	uint64_t code = gt_get_uv(&it->col[GT_COL_ADDR]);
-	if (!it->addr_refs)
-		return code; /* 2.x: the address whole */
-	int64_t delta = code == GT_ADDR_NEW ? gt_get_sv(&it->col[GT_COL_NEW_ADDR]) : 0;
-	uint64_t addr;
 	if (!gt_fn_is_heap(it->call.fn))
 		role = GT_ADDR_PLAIN;
+	int returned = it->returned_column && role == GT_ADDR_RETURNED;
+	uint64_t code = gt_get_uv(&it->col[returned ? GT_COL_RETURNED : GT_COL_ADDR]);
+	if (!it->addr_refs)
+		return code; /* 2.x: the address whole */
+	struct gt_cursor *new_addr = &it->col[GT_COL_NEW_ADDR];
+	int64_t delta = code != GT_ADDR_NEW   ? 0
+			: it->returned_column ? gt_get_new_addr(new_addr)
+					      : gt_get_sv(new_addr);
+	uint64_t addr;
 	if (gt_addr_decode(&it->addrs, code, delta, role, bytes, &addr))
 		return addr;
 	unsigned long long block = it->b->offset, call = it->records_start + it->pos - 1;
-	if (code == GT_ADDR_FROM_FREED)
+	if (code < gt_addr_ref(&it->addrs.freed, role, 1))
 		gt_die("corrupt block at offset %llu: a call at offset %llu takes a freed block "
 		       "its block does not hold for it",
 		       block, call);
 	gt_die("corrupt block at offset %llu: a call at offset %llu refers to an address %llu "
 	       "back, which its block cannot have (%llu so far, at most %u back)",
-	       block, call, (unsigned long long)(code - 2), (unsigned long long)it->addrs.n,
-	       GT_ADDR_WINDOW);
+	       block, call, (unsigned long long)(code - gt_addr_ref(&it->addrs.freed, role, 0)),
+	       (unsigned long long)it->addrs.n, GT_ADDR_WINDOW);
 }
 
 /* A 2.x CALL: its token, then its fields from the columns (format.h, CALL). */

@@ -55,8 +55,9 @@ struct gt_rec_iter {
 	size_t pos; /* in the records (1.x: the block; 2.x: GT_COL_RECORDS) */
 	uint32_t count;
 	int columns;			    /* a 2.x or later block */
-	int addr_refs;			    /* 3.x: addresses coded ("Addresses") */
-	struct gt_addr_history addrs;	    /* 3.x: the block's so far */
+	int addr_refs;			    /* 3.x on: addresses coded ("Addresses") */
+	int returned_column;		    /* 4.x: blocks returned coded in GT_COL_RETURNED */
+	struct gt_addr_history addrs;	    /* 3.x on: the block's so far */
 	struct gt_cursor col[GT_COL_COUNT]; /* 2.x: each column's unread bytes */
 	struct gt_call_times times;	    /* 2.x: the CALLs' times */
 	size_t records_start;		    /* 2.x: GT_COL_RECORDS' offset in the block */

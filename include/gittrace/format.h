@@ -35,7 +35,7 @@
  * entries of the other columns, taken in record order. A reader that knows
  * fewer columns than a block has ignores the extra ones (a later MINOR);
  * a block with fewer columns than its MAJOR has (GT_COL_COUNT_2 in 2.x,
- * GT_COL_COUNT in 3.x) is corrupt. In 1.x blocks
+ * GT_COL_COUNT_3 in 3.x, GT_COL_COUNT in 4.x) is corrupt. In 1.x blocks
  * the raw bytes are the records themselves, CALLs included (see CALL).
  *
  * Calls are appended after the real call returns. So when two threads race
@@ -70,7 +70,9 @@
  * them, hence the MAJOR. 3.1 — in a block whose image has had one thread
  * (time_shift > 0), an untimed CALL has no time of its own (see CALL): the
  * writer reads the clock for timed calls only. A 3.0 reader still reads
- * 3.1 blocks, with those calls at the previous call's time.
+ * 3.1 blocks, with those calls at the previous call's time. 4.0 — the
+ * codes of blocks returned in a column of their own, and taken from any
+ * depth of their class's list of freed blocks (see "Addresses").
  */
 #ifndef GITTRACE_FORMAT_H
 #define GITTRACE_FORMAT_H
@@ -79,8 +81,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#define GT_FORMAT_MAJOR 3
-#define GT_FORMAT_MINOR 1
+#define GT_FORMAT_MAJOR 4
+#define GT_FORMAT_MINOR 0
 
 /* zstd reserves 0x184D2A50..0x184D2A5F for skippable frames; we take one. */
 #define GT_SKIPPABLE_MAGIC	 0x184D2A5Du
@@ -255,7 +257,7 @@ enum gt_record_tag {
 #define GT_CALL_SAMPLED 0x10u
 #define GT_CALL_FN	0x0fu
 
-/* The columns of a block (2.x: all but the last), in file order. */
+/* The columns of a block (2.x: the first 7, 3.x: the first 8), in file order. */
 enum gt_column {
 	GT_COL_RECORDS, /* record entries: CALL tokens, other records whole */
 	GT_COL_TIME,	/* CALL dts */
@@ -265,10 +267,13 @@ enum gt_column {
 	GT_COL_ADDR,	 /* P */
 	GT_COL_OTHER,	 /* X, S and T */
 	GT_COL_NEW_ADDR, /* 3.x: new addresses (see "Addresses") */
+	GT_COL_RETURNED, /* 4.x: the P codes of blocks returned (see "Addresses") */
 	GT_COL_COUNT,
 };
-/* The columns a 2.x block has: all but GT_COL_NEW_ADDR. */
+/* The columns a 2.x block has: all but GT_COL_NEW_ADDR and later ones. */
 #define GT_COL_COUNT_2 GT_COL_NEW_ADDR
+/* The columns a 3.x block has: all but GT_COL_RETURNED. */
+#define GT_COL_COUNT_3 GT_COL_RETURNED
 #define GT_COLUMN_OF_U GT_COL_SIZE
 #define GT_COLUMN_OF_P GT_COL_ADDR
 #define GT_COLUMN_OF_X GT_COL_OTHER
@@ -426,19 +431,29 @@ static const char *const gt_fn_names[GT_FN_COUNT] = {
 };
 
 /*
- * Addresses (3.x). Most pointers a program frees were returned by a recent
- * allocation, and most blocks an allocator returns were freed recently:
- * written whole, each address took 6 or 7 bytes that the compressor found
- * again only in part (in 2.0, addresses were 61% of a trace). So each P
- * argument of a CALL is one uv code in GT_COL_ADDR:
+ * Addresses (3.x and later). Most pointers a program frees were returned
+ * by a recent allocation, and most blocks an allocator returns were freed
+ * recently: written whole, each address took 6 or 7 bytes that the
+ * compressor found again only in part (in 2.0, addresses were 61% of a
+ * trace). So each P argument of a CALL is one uv code:
  *   0      the address 0 (NULL);
- *   1      a new address: sv, its difference from the block's previous new
- *          address (from 0 for the first), is the next entry of
- *          GT_COL_NEW_ADDR;
- *   2      for a block returned (below) only: the block its size class's
- *          list of freed blocks holds last, which it leaves;
- *   a + 2  the same address as the a-th most recent address of the block,
+ *   1      a new address: its difference from the block's previous new
+ *          address (from 0 for the first) is the next entry of
+ *          GT_COL_NEW_ADDR: in 3.x an sv; in 4.x, as blocks and maps are
+ *          16-byte aligned, uv zigzag(difference / 16) << 1 when the
+ *          difference is a multiple of 16, else uv 1 then the sv;
+ *   2 + j  for a block returned (below) only, 0 <= j < the block's reach:
+ *          the block its size class's list of freed blocks holds j-th from
+ *          its last end (0 the last given back), which it leaves;
+ *   a + 1 + reach for a block returned, a + 2 for any other address: the
+ *          same address as the a-th most recent address of the block,
  *          1 <= a <= GT_ADDR_WINDOW.
+ * The reach is 1 in 3.x blocks (only a list's last block is taken) and
+ * GT_ADDR_FREED_DEPTH in 4.x; the lists hold GT_ADDR_FREED_DEPTH_3 and
+ * GT_ADDR_FREED_DEPTH blocks. In 4.x the codes of blocks returned are the
+ * entries of GT_COL_RETURNED, those of other addresses of GT_COL_ADDR: the
+ * two mix small list positions with reference distances, and each alone
+ * compresses better. In 3.x all are in GT_COL_ADDR.
  * Every address but NULL counts in the block's history, in the order of
  * the block's CALLs and of each CALL's arguments.
  *
@@ -446,10 +461,12 @@ static const char *const gt_fn_names[GT_FN_COUNT] = {
  * returned, of the product of the call's `size` and `nmemb` bytes, and a
  * `ptr` a block given back. Allocators hand out first the block freed last
  * among those of its size class (glibc's tcache and fast bins are LIFO per
- * 16-byte class), so each block of the history has a class: that of its
- * bytes (gt_addr_class) where it was returned; else that of the address it
- * refers to (0 when new). A block given back whose code refers to one of
- * class c becomes the last of c's list (struct gt_addr_freed).
+ * 16-byte class; once a tcache bin is full, older blocks come from the fast
+ * bin behind it: a few places down the list), so each block of the history
+ * has a class: that of its bytes (gt_addr_class) where it was returned;
+ * else that of the address it refers to (0 when new). A block given back
+ * whose code refers to one of class c becomes the last of c's list
+ * (struct gt_addr_freed).
  *
  * A reference never reaches into another block: every block decodes on
  * its own, history and lists starting empty. Whether an address is written
@@ -460,8 +477,10 @@ static const char *const gt_fn_names[GT_FN_COUNT] = {
 #define GT_ADDR_WINDOW	   4096u /* a power of 2 */
 #define GT_ADDR_NULL	   0u
 #define GT_ADDR_NEW	   1u
-#define GT_ADDR_FROM_FREED 2u
-#define GT_ADDR_REF(a)	   ((uint64_t)(a) + 2)
+#define GT_ADDR_FROM_FREED 2u /* + j */
+/* A reference a back: to any address but a block returned; to one in 4.x. */
+#define GT_ADDR_REF(a)		((uint64_t)(a) + 2)
+#define GT_ADDR_RETURNED_REF(a) ((uint64_t)(a) + 1 + GT_ADDR_FREED_DEPTH)
 
 static inline int gt_fn_is_heap(unsigned fn)
 {
@@ -503,11 +522,15 @@ static inline unsigned gt_addr_class(uint64_t bytes)
  * The block's lists of freed blocks: GT_ADDR_FREED_LISTS of them, one
  * class each at a time (class % GT_ADDR_FREED_LISTS picks the list; a
  * block of another class given back starts it afresh), each the last
- * GT_ADDR_FREED_DEPTH blocks given back.
+ * `depth` blocks given back and not taken since, the last at slot `last`
+ * and the ones before it at the slots below (modulo GT_ADDR_FREED_DEPTH).
  */
-#define GT_ADDR_FREED_LISTS 256u
-#define GT_ADDR_FREED_DEPTH 8u
+#define GT_ADDR_FREED_LISTS   256u
+#define GT_ADDR_FREED_DEPTH   64u /* a power of 2; 4.x */
+#define GT_ADDR_FREED_DEPTH_3 8u
 struct gt_addr_freed {
+	unsigned depth; /* blocks a list holds: 8 in 3.x, 64 in 4.x */
+	unsigned reach; /* list positions a code can take: 1 in 3.x, 64 in 4.x */
 	struct gt_addr_freed_list {
 		uint16_t cls;
 		uint8_t n, last; /* blocks held; the slot of the last */
@@ -515,9 +538,12 @@ struct gt_addr_freed {
 	} list[GT_ADDR_FREED_LISTS];
 };
 
-static inline void gt_addr_freed_reset(struct gt_addr_freed *f)
+/* Empties the lists, for a block of the given MAJOR (3 or later). */
+static inline void gt_addr_freed_reset(struct gt_addr_freed *f, unsigned major)
 {
 	memset(f, 0, sizeof(*f));
+	f->depth = major == 3 ? GT_ADDR_FREED_DEPTH_3 : GT_ADDR_FREED_DEPTH;
+	f->reach = major == 3 ? 1 : GT_ADDR_FREED_DEPTH;
 }
 
 static inline void gt_addr_freed_push(struct gt_addr_freed *f, unsigned cls, uint64_t addr)
@@ -529,21 +555,29 @@ static inline void gt_addr_freed_push(struct gt_addr_freed *f, unsigned cls, uin
 	}
 	l->last = (uint8_t)((l->last + 1) % GT_ADDR_FREED_DEPTH);
 	l->addr[l->last] = addr;
-	if (l->n < GT_ADDR_FREED_DEPTH)
+	if (l->n < f->depth)
 		l->n++;
 }
 
-/* The last block of class cls's list, or 0 if it holds none. */
-static inline uint64_t gt_addr_freed_last(const struct gt_addr_freed *f, unsigned cls)
-{
-	const struct gt_addr_freed_list *l = &f->list[cls % GT_ADDR_FREED_LISTS];
-	return cls && l->cls == cls && l->n ? l->addr[l->last] : 0;
-}
-
-/* Takes the last block off class cls's list (gt_addr_freed_last said one). */
-static inline void gt_addr_freed_take(struct gt_addr_freed *f, unsigned cls)
+/* Class cls's list, if it holds blocks of that class; else NULL. */
+static inline struct gt_addr_freed_list *gt_addr_freed_list(struct gt_addr_freed *f, unsigned cls)
 {
 	struct gt_addr_freed_list *l = &f->list[cls % GT_ADDR_FREED_LISTS];
+	return cls && l->cls == cls ? l : NULL;
+}
+
+/* The block j places from the last end of l (j < l->n). */
+static inline uint64_t gt_addr_freed_at(const struct gt_addr_freed_list *l, unsigned j)
+{
+	return l->addr[(l->last - j) % GT_ADDR_FREED_DEPTH];
+}
+
+/* Takes the block j places from the last end off l (j < l->n). */
+static inline void gt_addr_freed_take(struct gt_addr_freed_list *l, unsigned j)
+{
+	for (; j > 0; j--)
+		l->addr[(l->last - j) % GT_ADDR_FREED_DEPTH] =
+			l->addr[(l->last - j + 1) % GT_ADDR_FREED_DEPTH];
 	l->last = (uint8_t)((l->last + GT_ADDR_FREED_DEPTH - 1) % GT_ADDR_FREED_DEPTH);
 	l->n--;
 }
@@ -558,6 +592,13 @@ static inline unsigned gt_addr_class_of(enum gt_addr_role role, uint64_t bytes,
 	return role == GT_ADDR_RETURNED ? gt_addr_class(bytes) : referred_cls;
 }
 
+/* The code of a reference a addresses back, as an argument of the given role. */
+static inline uint64_t gt_addr_ref(const struct gt_addr_freed *f, enum gt_addr_role role,
+				   uint64_t a)
+{
+	return a + (role == GT_ADDR_RETURNED ? 1 + f->reach : 2);
+}
+
 /* The block's addresses so far, as a reader follows them. */
 struct gt_addr_history {
 	struct {
@@ -569,11 +610,12 @@ struct gt_addr_history {
 	struct gt_addr_freed freed;
 };
 
-static inline void gt_addr_history_reset(struct gt_addr_history *h)
+/* Forgets the addresses: a block of the given MAJOR (3 or later) starts. */
+static inline void gt_addr_history_reset(struct gt_addr_history *h, unsigned major)
 {
 	h->n = 0;
 	h->last_new = 0;
-	gt_addr_freed_reset(&h->freed);
+	gt_addr_freed_reset(&h->freed, major);
 }
 
 /*
@@ -593,14 +635,15 @@ static inline int gt_addr_decode(struct gt_addr_history *h, uint64_t code, int64
 	if (code == GT_ADDR_NEW) {
 		h->last_new += (uint64_t)delta;
 		*addr = h->last_new;
-	} else if (code == GT_ADDR_FROM_FREED) {
-		unsigned cls = gt_addr_class(bytes);
-		*addr = role == GT_ADDR_RETURNED ? gt_addr_freed_last(&h->freed, cls) : 0;
-		if (!*addr)
+	} else if (code < gt_addr_ref(&h->freed, role, 1)) {
+		uint64_t j = code - GT_ADDR_FROM_FREED;
+		struct gt_addr_freed_list *l = gt_addr_freed_list(&h->freed, gt_addr_class(bytes));
+		if (role != GT_ADDR_RETURNED || !l || j >= l->n)
 			return 0;
-		gt_addr_freed_take(&h->freed, cls);
+		*addr = gt_addr_freed_at(l, (unsigned)j);
+		gt_addr_freed_take(l, (unsigned)j);
 	} else {
-		uint64_t a = code - 2;
+		uint64_t a = code - gt_addr_ref(&h->freed, role, 0);
 		if (a > GT_ADDR_WINDOW || a > h->n)
 			return 0;
 		*addr = h->recent[(h->n - a) % GT_ADDR_WINDOW].addr;
@@ -642,6 +685,14 @@ static inline int64_t gt_unzigzag(uint64_t v)
 static inline uint8_t *gt_put_sv(uint8_t *p, int64_t v)
 {
 	return gt_put_uv(p, gt_zigzag(v));
+}
+
+/* A new address's entry of GT_COL_NEW_ADDR in 4.x ("Addresses"); p needs 2 × GT_UV_MAX. */
+static inline uint8_t *gt_put_new_addr(uint8_t *p, int64_t delta)
+{
+	if (delta % 16)
+		return gt_put_sv(gt_put_uv(p, 1), delta);
+	return gt_put_uv(p, gt_zigzag(delta / 16) << 1);
 }
 
 /*
@@ -870,6 +921,17 @@ static inline uint64_t gt_get_uv(struct gt_cursor *c)
 static inline int64_t gt_get_sv(struct gt_cursor *c)
 {
 	return gt_unzigzag(gt_get_uv(c));
+}
+
+/* Reads what gt_put_new_addr wrote; an odd entry but 1 is corrupt (c->ok = 0). */
+static inline int64_t gt_get_new_addr(struct gt_cursor *c)
+{
+	uint64_t e = gt_get_uv(c);
+	if (e == 1)
+		return gt_get_sv(c);
+	if (e & 1)
+		c->ok = 0;
+	return (int64_t)((uint64_t)gt_unzigzag(e >> 1) << 4);
 }
 
 static inline uint8_t gt_get_u8(struct gt_cursor *c)

@@ -14,9 +14,9 @@ gzip -c "$good" >"$dir/gzip.zst"
 cp "$good" "$dir/corrupt.zst"
 printf '\377\376\375\374\373\372\371\370' |
 	dd of="$dir/corrupt.zst" bs=1 seek=120 conv=notrunc 2>/dev/null
-# Major version (u16 at offset 8 + 4) set to 4.
+# Major version (u16 at offset 8 + 4) set to 5, past the current (4).
 cp "$good" "$dir/newer.zst"
-printf '\004\000' | dd of="$dir/newer.zst" bs=1 seek=12 conv=notrunc 2>/dev/null
+printf '\005\000' | dd of="$dir/newer.zst" bs=1 seek=12 conv=notrunc 2>/dev/null
 # Bad magic in the second block's skippable prefix: corruption mid-file.
 second=$(od -An -tu4 -j32 -N4 "$good" | tr -d ' ')
 cp "$good" "$dir/badmagic.zst"

@@ -44,12 +44,13 @@ static size_t make_raw(const struct damage *d, uint8_t *raw)
 	col[GT_COL_SIZE][len[GT_COL_SIZE]++] = 32;
 	if (d->extra_size_byte)
 		col[GT_COL_SIZE][len[GT_COL_SIZE]++] = 7;
-	col[GT_COL_ADDR][len[GT_COL_ADDR]++] = d->result == RESULT_REF_BEFORE_BLOCK ? GT_ADDR_REF(1)
-					       : d->result == RESULT_NOT_FREED ? GT_ADDR_FROM_FREED
-									       : GT_ADDR_NEW;
+	col[GT_COL_RETURNED][len[GT_COL_RETURNED]++] =
+		d->result == RESULT_REF_BEFORE_BLOCK ? GT_ADDR_RETURNED_REF(1)
+		: d->result == RESULT_NOT_FREED	     ? GT_ADDR_FROM_FREED
+						     : GT_ADDR_NEW;
 	if (d->result == RESULT_NEW)
-		len[GT_COL_NEW_ADDR] =
-			(size_t)(gt_put_sv(col[GT_COL_NEW_ADDR], 0x1000) - col[GT_COL_NEW_ADDR]);
+		len[GT_COL_NEW_ADDR] = (size_t)(gt_put_new_addr(col[GT_COL_NEW_ADDR], 0x1000) -
+						col[GT_COL_NEW_ADDR]);
 	uint8_t *p = gt_put_uv(raw, d->ncolumns);
 	for (uint64_t c = 0; c < d->ncolumns; c++)
 		p = gt_put_uv(p, c == GT_COL_SIZE && d->claimed_len ? d->claimed_len

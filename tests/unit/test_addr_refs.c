@@ -1,17 +1,19 @@
 /*
  * format.h's "Addresses" end to end: the writer's coder (preload/addr_refs.c)
  * against the reader's decoder (gt_addr_decode), over random runs of heap
- * and map calls from a model allocator that hands out freed blocks LIFO by
- * size class, with NULLs, extreme values, repeats at every distance and
- * block starts. Every address must come back; repeats must become
- * references and reused blocks codes from their class's list; nothing may
- * refer past a block's start or the window.
+ * and map calls from a model allocator that hands out freed blocks mostly
+ * LIFO by size class, sometimes from a few places down, with NULLs,
+ * extreme values, repeats at every distance and block starts. Every
+ * address must come back; repeats must become references and reused blocks
+ * codes from their class's list, at depth too; nothing may refer past a
+ * block's start or the window. 3.x blocks still decode as 3.x wrote them.
  */
 #include "../check.h"
 #include "addr_refs.h"
 #include "gittrace/format.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define RUN 300000
 
@@ -59,7 +61,15 @@ static struct arg next_arg(void)
 	case 6:
 	case 7: { /* an allocation */
 		unsigned k = (unsigned)((r >> 8) % 8);
-		uint64_t a = nfreed[k] && (r >> 16) % 4 ? freed[k][--nfreed[k]] : (fresh += 0x40);
+		uint64_t a = fresh += 0x40;
+		if (nfreed[k] && (r >> 16) % 4) { /* the last freed, or one a few below it */
+			size_t down =
+				(r >> 20) % 8 < 6 ? 0 : (r >> 24) % (nfreed[k] < 5 ? nfreed[k] : 5);
+			size_t i = nfreed[k] - 1 - down;
+			a = freed[k][i];
+			memmove(&freed[k][i], &freed[k][i + 1], down * sizeof(freed[k][0]));
+			nfreed[k]--;
+		}
 		if (nlive < LIVE_MAX)
 			live[nlive++] = (struct block){a, sizes[k]};
 		return (struct arg){a, sizes[k], GT_ADDR_RETURNED};
@@ -89,28 +99,31 @@ int main(void)
 {
 	CHECK(gt_addr_refs_init() == 0);
 	struct gt_addr_history *h = malloc(sizeof(*h));
-	gt_addr_history_reset(h);
-	uint64_t refs = 0, news = 0, from_freed = 0;
+	gt_addr_history_reset(h, GT_FORMAT_MAJOR);
+	uint64_t refs = 0, news = 0, from_freed = 0, from_deep = 0;
 	size_t block_len = 0;
 	for (size_t i = 0; i < RUN; i++) {
 		struct arg a = next_arg();
 		if (next_random() % 5000 == 0) { /* a new block */
 			gt_addr_refs_block_start();
-			gt_addr_history_reset(h);
+			gt_addr_history_reset(h, GT_FORMAT_MAJOR);
 			block_len = 0;
 		}
 		int64_t delta = 0;
 		uint64_t c = gt_addr_refs_code(a.addr, a.role, a.bytes, &delta), got = 0;
+		uint64_t ref_base =
+			a.role == GT_ADDR_RETURNED ? GT_ADDR_RETURNED_REF(0) : GT_ADDR_REF(0);
 		if (c == GT_ADDR_NEW)
 			news++;
-		else if (c == GT_ADDR_FROM_FREED)
+		else if (c >= GT_ADDR_FROM_FREED && c < ref_base) {
 			from_freed++;
-		else if (c != GT_ADDR_NULL) {
+			from_deep += c > GT_ADDR_FROM_FREED;
+			CHECK(a.role == GT_ADDR_RETURNED);
+		} else if (c != GT_ADDR_NULL) {
 			refs++;
-			CHECK(c - 2 <= GT_ADDR_WINDOW && c - 2 <= block_len);
+			CHECK(c - ref_base <= GT_ADDR_WINDOW && c - ref_base <= block_len);
 		}
 		CHECK((c == GT_ADDR_NULL) == (a.addr == 0));
-		CHECK(c != GT_ADDR_FROM_FREED || a.role == GT_ADDR_RETURNED);
 		CHECK(gt_addr_decode(h, c, delta, a.role, a.bytes, &got));
 		if (got != a.addr) {
 			fprintf(stderr, "address %zu: %#llx came back as %#llx\n", i,
@@ -124,6 +137,7 @@ int main(void)
 	CHECK(refs > RUN / 5);
 	CHECK(news > RUN / 20);
 	CHECK(from_freed > RUN / 10);
+	CHECK(from_deep > RUN / 100);
 
 	/* The same address again at once: a reference of 1; after a block start: new. */
 	gt_addr_refs_block_start();
@@ -143,14 +157,14 @@ int main(void)
 	CHECK(code(0x5000, GT_ADDR_GIVEN_BACK, 1) == GT_ADDR_REF(1));
 	CHECK(code(0x5000, GT_ADDR_RETURNED, 16) == GT_ADDR_FROM_FREED);
 	CHECK(code(0x5000, GT_ADDR_GIVEN_BACK, 1) == GT_ADDR_REF(1));
-	CHECK(code(0x5000, GT_ADDR_RETURNED, 40) == GT_ADDR_REF(1)); /* another class */
+	CHECK(code(0x5000, GT_ADDR_RETURNED, 40) == GT_ADDR_RETURNED_REF(1)); /* another class */
 	/* ... a map call's result is no block returned */
 	CHECK(code(0x6000, GT_ADDR_RETURNED, 24) == GT_ADDR_NEW);
 	CHECK(code(0x6000, GT_ADDR_GIVEN_BACK, 1) == GT_ADDR_REF(1));
 	CHECK(code(0x6000, GT_ADDR_PLAIN, 24) == GT_ADDR_REF(1));
 	/* ... and a block freed without a known class goes on no list */
 	CHECK(code(0x7000, GT_ADDR_GIVEN_BACK, 1) == GT_ADDR_NEW);
-	CHECK(code(0x7000, GT_ADDR_RETURNED, 24) == GT_ADDR_REF(1));
+	CHECK(code(0x7000, GT_ADDR_RETURNED, 24) == GT_ADDR_RETURNED_REF(1));
 	/* ... nor does one of a class sharing its list with another, once that one comes */
 	unsigned c40 = gt_addr_class(40);
 	uint64_t other = (uint64_t)(c40 + GT_ADDR_FREED_LISTS) * 16 - 8 - 15; /* its bytes */
@@ -159,8 +173,28 @@ int main(void)
 	CHECK(code(0x9000, GT_ADDR_RETURNED, other) == GT_ADDR_NEW);
 	CHECK(code(0x8000, GT_ADDR_GIVEN_BACK, 1) == GT_ADDR_REF(2));
 	CHECK(code(0x9000, GT_ADDR_GIVEN_BACK, 1) == GT_ADDR_REF(2));
-	CHECK(code(0x8000, GT_ADDR_RETURNED, 40) == GT_ADDR_REF(2));
+	CHECK(code(0x8000, GT_ADDR_RETURNED, 40) == GT_ADDR_RETURNED_REF(2));
 	CHECK(code(0x9000, GT_ADDR_RETURNED, other) == GT_ADDR_FROM_FREED);
+
+	/*
+	 * Blocks returned from below the last end of their list: at their
+	 * place, counting only the blocks still there; a list holds
+	 * GT_ADDR_FREED_DEPTH blocks, the ones given back last.
+	 */
+	gt_addr_refs_block_start();
+	for (uint64_t j = 0; j <= GT_ADDR_FREED_DEPTH; j++) /* 0xa000 is the oldest */
+		CHECK(code(0xa000 + 0x100 * j, GT_ADDR_RETURNED, 24) == GT_ADDR_NEW);
+	for (uint64_t j = 0; j <= GT_ADDR_FREED_DEPTH; j++)
+		CHECK(code(0xa000 + 0x100 * j, GT_ADDR_GIVEN_BACK, 1) ==
+		      GT_ADDR_REF(GT_ADDR_FREED_DEPTH + 1));
+	CHECK(code(0xa000, GT_ADDR_RETURNED, 24) ==
+	      GT_ADDR_RETURNED_REF(GT_ADDR_FREED_DEPTH + 1)); /* fell off */
+	CHECK(code(0xa100, GT_ADDR_RETURNED, 24) == GT_ADDR_FROM_FREED + GT_ADDR_FREED_DEPTH - 1);
+	CHECK(code(0xa300, GT_ADDR_RETURNED, 24) == GT_ADDR_FROM_FREED + GT_ADDR_FREED_DEPTH - 3);
+	CHECK(code(0xa200, GT_ADDR_RETURNED, 24) == GT_ADDR_FROM_FREED + GT_ADDR_FREED_DEPTH - 3);
+	CHECK(code(0xa000 + 0x100 * GT_ADDR_FREED_DEPTH, GT_ADDR_RETURNED, 24) ==
+	      GT_ADDR_FROM_FREED);
+	CHECK(code(0xa400, GT_ADDR_RETURNED, 40) != GT_ADDR_FROM_FREED); /* another class */
 
 	/* A reference reaches GT_ADDR_WINDOW addresses back, not one more. */
 	gt_addr_refs_block_start();
@@ -174,15 +208,30 @@ int main(void)
 
 	/* A reader refuses what no block can hold. */
 	uint64_t got;
-	gt_addr_history_reset(h);
+	gt_addr_history_reset(h, GT_FORMAT_MAJOR);
 	CHECK(!gt_addr_decode(h, GT_ADDR_REF(1), 0, GT_ADDR_PLAIN, 1, &got));
 	CHECK(!gt_addr_decode(h, GT_ADDR_FROM_FREED, 0, GT_ADDR_RETURNED, 24, &got));
 	CHECK(gt_addr_decode(h, GT_ADDR_NEW, 0x40, GT_ADDR_RETURNED, 24, &got) && got == 0x40);
 	CHECK(gt_addr_decode(h, GT_ADDR_REF(1), 0, GT_ADDR_GIVEN_BACK, 1, &got) && got == 0x40);
 	CHECK(!gt_addr_decode(h, GT_ADDR_FROM_FREED, 0, GT_ADDR_GIVEN_BACK, 1, &got));
 	CHECK(!gt_addr_decode(h, GT_ADDR_FROM_FREED, 0, GT_ADDR_RETURNED, 40, &got));
+	CHECK(!gt_addr_decode(h, GT_ADDR_FROM_FREED + 1, 0, GT_ADDR_RETURNED, 24, &got));
 	CHECK(gt_addr_decode(h, GT_ADDR_FROM_FREED, 0, GT_ADDR_RETURNED, 24, &got) && got == 0x40);
 	CHECK(!gt_addr_decode(h, GT_ADDR_REF(4), 0, GT_ADDR_PLAIN, 1, &got));
+
+	/*
+	 * A 3.x block: a list gives only its last block, and a reference to a
+	 * block returned is coded as any other.
+	 */
+	gt_addr_history_reset(h, 3);
+	CHECK(gt_addr_decode(h, GT_ADDR_NEW, 0x40, GT_ADDR_RETURNED, 24, &got) && got == 0x40);
+	CHECK(gt_addr_decode(h, GT_ADDR_NEW, 0x40, GT_ADDR_RETURNED, 24, &got) && got == 0x80);
+	CHECK(gt_addr_decode(h, GT_ADDR_REF(2), 0, GT_ADDR_GIVEN_BACK, 1, &got) && got == 0x40);
+	CHECK(gt_addr_decode(h, GT_ADDR_REF(2), 0, GT_ADDR_GIVEN_BACK, 1, &got) && got == 0x80);
+	/* (in 4.x, GT_ADDR_FROM_FREED + 1: 0x40) */
+	CHECK(gt_addr_decode(h, GT_ADDR_REF(1), 0, GT_ADDR_RETURNED, 24, &got) && got == 0x80);
+	CHECK(gt_addr_decode(h, GT_ADDR_FROM_FREED, 0, GT_ADDR_RETURNED, 24, &got) && got == 0x80);
+	CHECK(gt_addr_decode(h, GT_ADDR_FROM_FREED, 0, GT_ADDR_RETURNED, 24, &got) && got == 0x40);
 	free(h);
 	return check_result("addr_refs");
 }

@@ -1,6 +1,7 @@
 /*
  * Unit test: ULEB128/zigzag edge cases of format.h as the reader uses
- * them — round trips at the boundaries, overlong and truncated input.
+ * them — round trips at the boundaries, overlong and truncated input —
+ * and the entries of new addresses built on them.
  */
 #include "../check.h"
 #include "gittrace/format.h"
@@ -46,5 +47,35 @@ int main(void)
 	size_t n;
 	c = (struct gt_cursor){str, str + 3, 1};
 	CHECK(gt_get_str(&c, &n) == NULL && !c.ok && n == 0);
+
+	/*
+	 * New addresses' differences (4.x): whole at any value, aligned ones
+	 * in one entry a byte shorter, an odd entry but 1 refused.
+	 */
+	const int64_t deltas[] = {0,
+				  16,
+				  -16,
+				  1,
+				  -1,
+				  8,
+				  0x1000,
+				  -0x7f0000001000,
+				  0x7f0000001000,
+				  INT64_MAX,
+				  INT64_MIN,
+				  INT64_MIN + 16,
+				  INT64_MAX - 15};
+	for (size_t i = 0; i < sizeof(deltas) / sizeof(*deltas); i++) {
+		uint8_t buf[2 * GT_UV_MAX];
+		uint8_t *end = gt_put_new_addr(buf, deltas[i]);
+		c = (struct gt_cursor){buf, end, 1};
+		CHECK(gt_get_new_addr(&c) == deltas[i] && c.ok && c.p == end);
+	}
+	uint8_t aligned[2 * GT_UV_MAX];
+	CHECK(gt_put_new_addr(aligned, 0x7f00) - aligned == 2); /* sv 0x7f00 takes 3 */
+	uint8_t odd[] = {3};
+	c = (struct gt_cursor){odd, odd + 1, 1};
+	gt_get_new_addr(&c);
+	CHECK(!c.ok);
 	return check_result("test_varint");
 }

@@ -1,0 +1,14 @@
+# cli.sample_4_0: tests/data/format-4.0.zst (blocks returned coded in a
+# column of their own, from any depth of their class's list) as this
+# analyzer reads it: the same command as the 2.0 to 3.1 samples, every free
+# matched, pack-objects' heap peak and leaks as there.
+def proc(name): [.processes[] | select(.argv[1] == name and .calls.malloc > 0)][0];
+.trace.events == 12250 and .trace.complete and (.processes | length) == 3
+	and .totals.calls.malloc == 4829 and .totals.calls.free == 5854
+	and (proc("pack-objects") | .threads == 3 and .exit_status == 0
+		and .heap.allocations == 5701 and .heap.peak_bytes == 1762397
+		and .heap.leaked_allocations == 502 and .heap.untracked_frees == 0
+		and .heap.temporary_allocations == 2348)
+	and (proc("-c") | .threads == 1 and .exit_status == 0
+		and .heap.allocations == 564 and .heap.peak_bytes == 692764
+		and .heap.leaked_allocations == 223 and .heap.untracked_frees == 0)
