@@ -15,7 +15,8 @@ void gt_addr_refs_block_start(void);
 /*
  * The code of addr in format.h's "Addresses", as an argument of the given
  * role (GT_ADDR_PLAIN outside heap calls) in a call of bytes; when it is
- * GT_ADDR_NEW, *delta is the entry for GT_COL_NEW_ADDR. Called for every
+ * GT_ADDR_NEW, *delta is its difference from the block's previous new
+ * address (which gt_put_new_addr writes to GT_COL_NEW_ADDR). Called for every
  * P argument of the block in order, with the stream lock held.
  */
 uint64_t gt_addr_refs_code(uint64_t addr, enum gt_addr_role role, uint64_t bytes, int64_t *delta);

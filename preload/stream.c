@@ -340,9 +340,11 @@ static void put_call(enum gt_fn fn, int timed, int sampled, uint64_t t, uint64_t
 		st.base_ns = st.prev_units << st.time_shift;
 	}
 	/* While the image has one thread, only timed calls carry a time (format.h, CALL). */
-	uint64_t units = timed || !st.time_shift ? t >> st.time_shift : st.prev_units;
-	put_uv(GT_COL_TIME, gt_zigzag((int64_t)(units - st.prev_units)));
-	st.prev_units = units;
+	if (timed || !st.time_shift) {
+		uint64_t units = t >> st.time_shift;
+		put_uv(GT_COL_TIME, gt_zigzag((int64_t)(units - st.prev_units)));
+		st.prev_units = units;
+	}
 	if (timed)
 		put_uv(GT_COL_DURATION, duration_ns);
 	if (stack_id)

@@ -113,9 +113,9 @@ static int may_write(size_t len)
 }
 
 /*
- * Compresses the pieces into one frame after the prefix, each but the first
- * from the start of a zstd block (ZSTD_e_flush ends the block before it);
- * returns the frame's size or a zstd error code.
+ * Compresses the pieces into one frame after the prefix, each from the
+ * second on from the start of a zstd block (ZSTD_e_flush after a piece ends
+ * its block); returns the frame's size or a zstd error code.
  */
 static size_t compress_pieces(const struct gt_raw_piece *pieces, unsigned n, size_t raw_size)
 {

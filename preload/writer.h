@@ -17,8 +17,9 @@ struct gt_raw_piece {
 
 /*
  * Compresses the n pieces, h->raw_size bytes in all, into one block (one
- * zstd frame) and appends it with a single write. Each piece but the first
- * starts a zstd block of its own: a column's bytes are alike, and a zstd
+ * zstd frame) and appends it with a single write. Each piece from the
+ * second on starts a zstd block of its own (the first, the directory's few
+ * bytes, shares the first column's): a column's bytes are alike, and a zstd
  * block's entropy tables fitted to one column compress it better than
  * tables fitted to a mix of two (a tenth fewer bytes for the address
  * codes). On any failure tracing is disabled with one warning. Returns 0

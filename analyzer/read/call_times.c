@@ -10,6 +10,7 @@ void gt_call_times_init(struct gt_call_times *t, const struct gt_block *b)
 	memset(t, 0, sizeof(*t));
 	t->shift = b->h.major >= 2 ? b->h.time_shift : 0;
 	t->between = t->shift > 0 && (b->h.major > 3 || (b->h.major == 3 && b->h.minor >= 1));
+	t->untimed_dts = !t->between || b->h.major == 3;
 }
 
 /*
@@ -36,7 +37,7 @@ static void find_run(struct gt_call_times *t, struct gt_cursor records, struct g
 			t->run++;
 			continue;
 		}
-		for (uint32_t i = 1; i < t->run; i++)
+		for (uint32_t i = 1; t->untimed_dts && i < t->run; i++)
 			gt_get_uv(&times); /* the untimed calls' entries */
 		uint64_t start = t->written + ((uint64_t)gt_get_sv(&times) << t->shift);
 		if (!times.ok || start < t->written)

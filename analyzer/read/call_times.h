@@ -13,6 +13,7 @@
 
 struct gt_call_times {
 	int between;	  /* untimed calls are placed between timed ones */
+	int untimed_dts;  /* untimed calls have a GT_COL_TIME entry (all but 4.x "between") */
 	uint32_t shift;	  /* header.time_shift */
 	uint64_t written; /* ns from base_ns: the previous timed call's start */
 	uint64_t given;	  /* ns from base_ns: the time given to the previous call */
@@ -24,6 +25,12 @@ struct gt_call_times {
 };
 
 void gt_call_times_init(struct gt_call_times *t, const struct gt_block *b);
+
+/* Whether a call has an entry in GT_COL_TIME (else it carries 0 units). */
+static inline int gt_call_times_has_dts(const struct gt_call_times *t, int timed)
+{
+	return timed || t->untimed_dts;
+}
 
 /*
  * The dts to give a call that carries units (its GT_COL_TIME entry) and

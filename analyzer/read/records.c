@@ -201,13 +201,20 @@ static uint64_t get_addr(struct gt_rec_iter *it, enum gt_addr_role role, uint64_
 	if (!it->addr_refs)
 		return code; /* 2.x: the address whole */
 	struct gt_cursor *new_addr = &it->col[GT_COL_NEW_ADDR];
-	int64_t delta = code != GT_ADDR_NEW   ? 0
-			: it->returned_column ? gt_get_new_addr(new_addr)
-					      : gt_get_sv(new_addr);
+	int64_t delta = 0;
+	if (code == GT_ADDR_NEW && !it->returned_column)
+		delta = gt_get_sv(new_addr);
+	else if (code == GT_ADDR_NEW && !gt_get_new_addr(new_addr, &delta))
+		die_corrupt(it->b, "an entry of its new address column is none a writer makes");
+	if (!new_addr->ok)
+		return 0; /* decode_call_columns reports the column that ended */
 	uint64_t addr;
 	if (gt_addr_decode(&it->addrs, code, delta, role, bytes, &addr))
 		return addr;
 	unsigned long long block = it->b->offset, call = it->records_start + it->pos - 1;
+	if (code == GT_ADDR_NEW)
+		gt_die("corrupt block at offset %llu: a call at offset %llu has a new address of 0",
+		       block, call);
 	if (code < gt_addr_ref(&it->addrs.freed, role, 1))
 		gt_die("corrupt block at offset %llu: a call at offset %llu takes a freed block "
 		       "its block does not hold for it",
@@ -243,7 +250,8 @@ static void decode_call_columns(struct gt_rec_iter *it, uint8_t token)
 		       (unsigned long long)(it->records_start + it->pos));
 	o->timed = (token & GT_CALL_TIMED) != 0;
 	o->sampled = (token & GT_CALL_SAMPLED) != 0;
-	int64_t units = gt_get_sv(&it->col[GT_COL_TIME]);
+	int64_t units =
+		gt_call_times_has_dts(&it->times, o->timed) ? gt_get_sv(&it->col[GT_COL_TIME]) : 0;
 	if (o->timed)
 		o->dur_ns = gt_get_uv(&it->col[GT_COL_DURATION]);
 	o->dts = gt_call_times_dts(&it->times, o->timed, units, o->dur_ns, it->col[GT_COL_RECORDS],

@@ -72,7 +72,9 @@
  * writer reads the clock for timed calls only. A 3.0 reader still reads
  * 3.1 blocks, with those calls at the previous call's time. 4.0 — the
  * codes of blocks returned in a column of their own, and taken from any
- * depth of their class's list of freed blocks (see "Addresses").
+ * depth of their class's list of freed blocks, new addresses in 16-byte
+ * units (see "Addresses"); in a block of time_shift > 0, untimed CALLs
+ * have no time entry.
  */
 #ifndef GITTRACE_FORMAT_H
 #define GITTRACE_FORMAT_H
@@ -223,7 +225,7 @@ enum gt_record_tag {
 
 /*
  * CALL: one hooked call.
- * 2.x and 3.x: a token in GT_COL_RECORDS (GT_CALL_TOKEN | fn, with
+ * 2.x and later: a token in GT_COL_RECORDS (GT_CALL_TOKEN | fn, with
  * GT_CALL_TIMED, GT_CALL_SAMPLED and GT_CALL_STACK set as the call has
  * them); in GT_COL_TIME, sv dts (units of 2^header.time_shift ns since the
  * previous CALL of the block, or since header.base_ns for the block's
@@ -231,25 +233,23 @@ enum gt_record_tag {
  * thread, where no race can be, and ns once it has more); if timed, uv
  * duration_ns of the real call in GT_COL_DURATION; if it has a stack, uv
  * stack id in GT_COL_STACK; then the arguments of fn as GT_ARGS_<FN> lists
- * them, each in the column of its encoding (GT_COLUMN_OF_<ENC>; in 3.x, P
- * as "Addresses" below says). A timed call's time is its start. An
+ * them, each in the column of its encoding (GT_COLUMN_OF_<ENC>; since 3.0,
+ * P as "Addresses" below says). A timed call's time is its start. An
  * untimed call's time is when it took effect for the race rule above: the
  * end of a call that returns a block, the start of free. Since 3.1, in a
  * block of time_shift > 0, where no race can be, an untimed call's dts is
- * 0 and the call was not timed at all: a reader places the untimed calls
- * between two timed calls of the block evenly between the end of the first
- * (rounded down to the block's unit, as starts are) and the start of the
- * second; those before the block's first timed call from header.base_ns,
- * those after its last at that call's end. A SAMPLED call is
- * timed because it was drawn at random, 1 in IMAGE timed_one_in calls of
- * its function, and stands for that many in sums of time; the writer
- * times every call of realloc in blocks of ns (it frees and allocates:
- * the rule needs its start and its end) and of the map functions (few,
- * and the verdict weighs each). free is never unwound. A 2.x+ reader
- * cannot skip a CALL of a function it does not know (its arguments'
- * columns are unknown): new functions bump MAJOR.
- * 1.x: u8 fn (enum gt_fn), sv dts, uv duration_ns, uv stack id (0: no
- * stack), then the arguments of fn as GT_ARGS_<FN> lists them.
+ * 0 (since 4.0 it has no GT_COL_TIME entry at all: a 0 for each of 15 in
+ * 16 calls still cost 6% of a trace) and the call was not timed at all: a
+ * reader places the untimed calls between two timed calls of the block evenly between the end of
+ * the first (rounded down to the block's unit, as starts are) and the start of the second; those
+ * before the block's first timed call from header.base_ns, those after its last at that call's end.
+ * A SAMPLED call is timed because it was drawn at random, 1 in IMAGE timed_one_in calls of its
+ * function, and stands for that many in sums of time; the writer times every call of realloc in
+ * blocks of ns (it frees and allocates: the rule needs its start and its end) and of the map
+ * functions (few, and the verdict weighs each). free is never unwound. A 2.x+ reader cannot skip a
+ * CALL of a function it does not know (its arguments' columns are unknown): new functions bump
+ * MAJOR. 1.x: u8 fn (enum gt_fn), sv dts, uv duration_ns, uv stack id (0: no stack), then the
+ * arguments of fn as GT_ARGS_<FN> lists them.
  */
 #define GT_CALL_TOKEN	0x80u /* the rest: record tags, all below it */
 #define GT_CALL_TIMED	0x40u
@@ -635,6 +635,8 @@ static inline int gt_addr_decode(struct gt_addr_history *h, uint64_t code, int64
 	if (code == GT_ADDR_NEW) {
 		h->last_new += (uint64_t)delta;
 		*addr = h->last_new;
+		if (!*addr)
+			return 0; /* NULL has a code of its own */
 	} else if (code < gt_addr_ref(&h->freed, role, 1)) {
 		uint64_t j = code - GT_ADDR_FROM_FREED;
 		struct gt_addr_freed_list *l = gt_addr_freed_list(&h->freed, gt_addr_class(bytes));
@@ -923,15 +925,15 @@ static inline int64_t gt_get_sv(struct gt_cursor *c)
 	return gt_unzigzag(gt_get_uv(c));
 }
 
-/* Reads what gt_put_new_addr wrote; an odd entry but 1 is corrupt (c->ok = 0). */
-static inline int64_t gt_get_new_addr(struct gt_cursor *c)
+/*
+ * Reads what gt_put_new_addr wrote into *delta; 0 if the entry is none
+ * that it writes (odd but 1), else 1 (c->ok says whether c held it).
+ */
+static inline int gt_get_new_addr(struct gt_cursor *c, int64_t *delta)
 {
 	uint64_t e = gt_get_uv(c);
-	if (e == 1)
-		return gt_get_sv(c);
-	if (e & 1)
-		c->ok = 0;
-	return (int64_t)((uint64_t)gt_unzigzag(e >> 1) << 4);
+	*delta = e == 1 ? gt_get_sv(c) : (int64_t)((uint64_t)gt_unzigzag(e >> 1) << 4);
+	return e == 1 || !(e & 1);
 }
 
 static inline uint8_t gt_get_u8(struct gt_cursor *c)

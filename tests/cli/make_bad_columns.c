@@ -14,7 +14,14 @@
 #include "gittrace/format.h"
 
 /* How the malloc's result is written. */
-enum result { RESULT_NEW, RESULT_REF_BEFORE_BLOCK, RESULT_NEW_WITHOUT_DELTA, RESULT_NOT_FREED };
+enum result {
+	RESULT_NEW,
+	RESULT_REF_BEFORE_BLOCK,
+	RESULT_NEW_WITHOUT_DELTA,
+	RESULT_NOT_FREED,
+	RESULT_NEW_BAD_ENTRY, /* an odd new-address entry but 1 */
+	RESULT_NEW_NULL,      /* a new address of 0 */
+};
 
 /* One damage: how its block's raw bytes and header are made. */
 struct damage {
@@ -30,7 +37,8 @@ struct damage {
 
 /*
  * A malloc of 32 bytes at 0x1000: token, dts 0, size 32, result new (one
- * byte each) and its delta 0x1000 (two), laid out as the damage says.
+ * byte each) and its delta 0x1000 (two), laid out as the damage says. The
+ * blocks' times are in ns (time_shift 0), where every call has a dts.
  */
 static size_t make_raw(const struct damage *d, uint8_t *raw)
 {
@@ -48,9 +56,13 @@ static size_t make_raw(const struct damage *d, uint8_t *raw)
 		d->result == RESULT_REF_BEFORE_BLOCK ? GT_ADDR_RETURNED_REF(1)
 		: d->result == RESULT_NOT_FREED	     ? GT_ADDR_FROM_FREED
 						     : GT_ADDR_NEW;
+	uint8_t *new_addr = col[GT_COL_NEW_ADDR];
 	if (d->result == RESULT_NEW)
-		len[GT_COL_NEW_ADDR] = (size_t)(gt_put_new_addr(col[GT_COL_NEW_ADDR], 0x1000) -
-						col[GT_COL_NEW_ADDR]);
+		len[GT_COL_NEW_ADDR] = (size_t)(gt_put_new_addr(new_addr, 0x1000) - new_addr);
+	if (d->result == RESULT_NEW_NULL)
+		len[GT_COL_NEW_ADDR] = (size_t)(gt_put_new_addr(new_addr, 0) - new_addr);
+	if (d->result == RESULT_NEW_BAD_ENTRY)
+		len[GT_COL_NEW_ADDR] = (size_t)(gt_put_uv(new_addr, 3) - new_addr);
 	uint8_t *p = gt_put_uv(raw, d->ncolumns);
 	for (uint64_t c = 0; c < d->ncolumns; c++)
 		p = gt_put_uv(p, c == GT_COL_SIZE && d->claimed_len ? d->claimed_len
@@ -101,17 +113,19 @@ int main(int argc, char **argv)
 	}
 	const uint8_t malloc_call = GT_CALL_TOKEN | GT_FN_MALLOC;
 	const struct damage damages[] = {
-		{"good", GT_COL_COUNT, 1, 0, malloc_call, 10, 0, RESULT_NEW},
-		{"few", GT_COL_COUNT - 1, 1, 0, malloc_call, 10, 0, RESULT_NEW},
-		{"past", GT_COL_COUNT, 1, 0, malloc_call, 10, 12, RESULT_NEW},
-		{"short", GT_COL_COUNT, 0, 0, malloc_call, 10, 0, RESULT_NEW},
-		{"left", GT_COL_COUNT, 1, 1, malloc_call, 10, 0, RESULT_NEW},
-		{"fn", GT_COL_COUNT, 1, 0, GT_CALL_TOKEN | GT_CALL_FN, 10, 0, RESULT_NEW},
+		{"good", GT_COL_COUNT, 1, 0, malloc_call, 0, 0, RESULT_NEW},
+		{"few", GT_COL_COUNT - 1, 1, 0, malloc_call, 0, 0, RESULT_NEW},
+		{"past", GT_COL_COUNT, 1, 0, malloc_call, 0, 12, RESULT_NEW},
+		{"short", GT_COL_COUNT, 0, 0, malloc_call, 0, 0, RESULT_NEW},
+		{"left", GT_COL_COUNT, 1, 1, malloc_call, 0, 0, RESULT_NEW},
+		{"fn", GT_COL_COUNT, 1, 0, GT_CALL_TOKEN | GT_CALL_FN, 0, 0, RESULT_NEW},
 		{"shift", GT_COL_COUNT, 1, 0, malloc_call, GT_MAX_TIME_SHIFT + 1, 0, RESULT_NEW},
-		{"calltag", GT_COL_COUNT, 1, 0, GT_REC_CALL, 10, 0, RESULT_NEW},
-		{"ref", GT_COL_COUNT, 1, 0, malloc_call, 10, 0, RESULT_REF_BEFORE_BLOCK},
-		{"newaddr", GT_COL_COUNT, 1, 0, malloc_call, 10, 0, RESULT_NEW_WITHOUT_DELTA},
-		{"notfreed", GT_COL_COUNT, 1, 0, malloc_call, 10, 0, RESULT_NOT_FREED},
+		{"calltag", GT_COL_COUNT, 1, 0, GT_REC_CALL, 0, 0, RESULT_NEW},
+		{"ref", GT_COL_COUNT, 1, 0, malloc_call, 0, 0, RESULT_REF_BEFORE_BLOCK},
+		{"newaddr", GT_COL_COUNT, 1, 0, malloc_call, 0, 0, RESULT_NEW_WITHOUT_DELTA},
+		{"notfreed", GT_COL_COUNT, 1, 0, malloc_call, 0, 0, RESULT_NOT_FREED},
+		{"newentry", GT_COL_COUNT, 1, 0, malloc_call, 0, 0, RESULT_NEW_BAD_ENTRY},
+		{"newnull", GT_COL_COUNT, 1, 0, malloc_call, 0, 0, RESULT_NEW_NULL},
 	};
 	for (size_t i = 0; i < sizeof(damages) / sizeof(damages[0]); i++)
 		if (write_trace(argv[1], &damages[i])) {

@@ -3,12 +3,12 @@
 # analyzer reads it: the same command as the 2.0 to 3.1 samples, every free
 # matched, pack-objects' heap peak and leaks as there.
 def proc(name): [.processes[] | select(.argv[1] == name and .calls.malloc > 0)][0];
-.trace.events == 12250 and .trace.complete and (.processes | length) == 3
-	and .totals.calls.malloc == 4829 and .totals.calls.free == 5854
+.trace.events == 12469 and .trace.complete and (.processes | length) == 3
+	and .totals.calls.malloc == 4915 and .totals.calls.free == 5933
 	and (proc("pack-objects") | .threads == 3 and .exit_status == 0
-		and .heap.allocations == 5701 and .heap.peak_bytes == 1762397
+		and .heap.allocations == 5809 and .heap.peak_bytes == 1762397
 		and .heap.leaked_allocations == 502 and .heap.untracked_frees == 0
-		and .heap.temporary_allocations == 2348)
+		and .heap.temporary_allocations == 2431)
 	and (proc("-c") | .threads == 1 and .exit_status == 0
 		and .heap.allocations == 564 and .heap.peak_bytes == 692764
 		and .heap.leaked_allocations == 223 and .heap.untracked_frees == 0)

@@ -63,8 +63,7 @@ static struct arg next_arg(void)
 		unsigned k = (unsigned)((r >> 8) % 8);
 		uint64_t a = fresh += 0x40;
 		if (nfreed[k] && (r >> 16) % 4) { /* the last freed, or one a few below it */
-			size_t down =
-				(r >> 20) % 8 < 6 ? 0 : (r >> 24) % (nfreed[k] < 5 ? nfreed[k] : 5);
+			size_t down = (r >> 20) % 8 < 5 ? 0 : (r >> 24) % nfreed[k];
 			size_t i = nfreed[k] - 1 - down;
 			a = freed[k][i];
 			memmove(&freed[k][i], &freed[k][i + 1], down * sizeof(freed[k][0]));
@@ -89,16 +88,28 @@ static struct arg next_arg(void)
 	}
 }
 
+/* The cases written out below: each code, and that it decodes to its address. */
+static struct gt_addr_history *mirror;
+
+static void block_start(void)
+{
+	gt_addr_refs_block_start();
+	gt_addr_history_reset(mirror, GT_FORMAT_MAJOR);
+}
+
 static uint64_t code(uint64_t addr, enum gt_addr_role role, uint64_t bytes)
 {
-	int64_t delta;
-	return gt_addr_refs_code(addr, role, bytes, &delta);
+	int64_t delta = 0;
+	uint64_t c = gt_addr_refs_code(addr, role, bytes, &delta), got = 0;
+	CHECK(gt_addr_decode(mirror, c, delta, role, bytes, &got) && got == addr);
+	return c;
 }
 
 int main(void)
 {
 	CHECK(gt_addr_refs_init() == 0);
 	struct gt_addr_history *h = malloc(sizeof(*h));
+	mirror = malloc(sizeof(*mirror));
 	gt_addr_history_reset(h, GT_FORMAT_MAJOR);
 	uint64_t refs = 0, news = 0, from_freed = 0, from_deep = 0;
 	size_t block_len = 0;
@@ -140,19 +151,19 @@ int main(void)
 	CHECK(from_deep > RUN / 100);
 
 	/* The same address again at once: a reference of 1; after a block start: new. */
-	gt_addr_refs_block_start();
+	block_start();
 	CHECK(code(0xabc0, GT_ADDR_PLAIN, 1) == GT_ADDR_NEW);
 	CHECK(code(0xabc0, GT_ADDR_PLAIN, 1) == GT_ADDR_REF(1));
 	CHECK(code(0xabd0, GT_ADDR_PLAIN, 1) == GT_ADDR_NEW);
 	CHECK(code(0xabc0, GT_ADDR_PLAIN, 1) == GT_ADDR_REF(2));
-	gt_addr_refs_block_start();
+	block_start();
 	CHECK(code(0xabc0, GT_ADDR_PLAIN, 1) == GT_ADDR_NEW);
 
 	/*
 	 * A block freed and returned again for the same class: from its list.
 	 * 24 and 16 bytes share glibc's 32-byte chunk; 40 does not.
 	 */
-	gt_addr_refs_block_start();
+	block_start();
 	CHECK(code(0x5000, GT_ADDR_RETURNED, 24) == GT_ADDR_NEW);
 	CHECK(code(0x5000, GT_ADDR_GIVEN_BACK, 1) == GT_ADDR_REF(1));
 	CHECK(code(0x5000, GT_ADDR_RETURNED, 16) == GT_ADDR_FROM_FREED);
@@ -181,7 +192,7 @@ int main(void)
 	 * place, counting only the blocks still there; a list holds
 	 * GT_ADDR_FREED_DEPTH blocks, the ones given back last.
 	 */
-	gt_addr_refs_block_start();
+	block_start();
 	for (uint64_t j = 0; j <= GT_ADDR_FREED_DEPTH; j++) /* 0xa000 is the oldest */
 		CHECK(code(0xa000 + 0x100 * j, GT_ADDR_RETURNED, 24) == GT_ADDR_NEW);
 	for (uint64_t j = 0; j <= GT_ADDR_FREED_DEPTH; j++)
@@ -197,7 +208,7 @@ int main(void)
 	CHECK(code(0xa400, GT_ADDR_RETURNED, 40) != GT_ADDR_FROM_FREED); /* another class */
 
 	/* A reference reaches GT_ADDR_WINDOW addresses back, not one more. */
-	gt_addr_refs_block_start();
+	block_start();
 	CHECK(code(0x100000, GT_ADDR_PLAIN, 1) == GT_ADDR_NEW);
 	for (uint64_t j = 1; j < GT_ADDR_WINDOW; j++)
 		code(0x200000 + 16 * j, GT_ADDR_PLAIN, 1);
@@ -232,6 +243,19 @@ int main(void)
 	CHECK(gt_addr_decode(h, GT_ADDR_REF(1), 0, GT_ADDR_RETURNED, 24, &got) && got == 0x80);
 	CHECK(gt_addr_decode(h, GT_ADDR_FROM_FREED, 0, GT_ADDR_RETURNED, 24, &got) && got == 0x80);
 	CHECK(gt_addr_decode(h, GT_ADDR_FROM_FREED, 0, GT_ADDR_RETURNED, 24, &got) && got == 0x40);
+	/* ... and a 3.x list holds 8: the 9th given back pushes the 1st off. */
+	gt_addr_history_reset(h, 3);
+	for (uint64_t j = 0; j <= GT_ADDR_FREED_DEPTH_3; j++)
+		CHECK(gt_addr_decode(h, GT_ADDR_NEW, 0x100, GT_ADDR_RETURNED, 24, &got));
+	for (uint64_t j = 0; j <= GT_ADDR_FREED_DEPTH_3; j++)
+		CHECK(gt_addr_decode(h, GT_ADDR_REF(GT_ADDR_FREED_DEPTH_3 + 1), 0,
+				     GT_ADDR_GIVEN_BACK, 1, &got) &&
+		      got == 0x100 * (j + 1));
+	for (uint64_t j = GT_ADDR_FREED_DEPTH_3; j >= 1; j--)
+		CHECK(gt_addr_decode(h, GT_ADDR_FROM_FREED, 0, GT_ADDR_RETURNED, 24, &got) &&
+		      got == 0x100 * (j + 1));
+	CHECK(!gt_addr_decode(h, GT_ADDR_FROM_FREED, 0, GT_ADDR_RETURNED, 24, &got));
+	free(mirror);
 	free(h);
 	return check_result("addr_refs");
 }

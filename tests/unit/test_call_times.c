@@ -1,10 +1,11 @@
 /*
  * Unit test: the times the reader gives a block's CALLs (call_times.c). In
- * a 3.1 block of one thread, untimed calls carry no time and are placed
- * evenly between the end of the timed call before them and the start of
- * the one after (format.h, CALL); in any other block each call's dts is
- * what it carries. The calls are fed as records.c feeds them: token and
- * time entry read, the cursors just past them.
+ * a 3.1 or later block of one thread, untimed calls carry no time (in 4.x
+ * not even an entry) and are placed evenly between the end of the timed
+ * call before them and the start of the one after (format.h, CALL); in any
+ * other block each call's dts is what it carries. The calls are fed as
+ * records.c feeds them: token and time entry read, the cursors just past
+ * them.
  */
 #include "../check.h"
 #include "call_times.h"
@@ -25,8 +26,8 @@ struct entry {
  * The times (ns from base_ns) the reader gives the block's first `feed`
  * entries' calls, with the last cut_times bytes of the time column lost.
  */
-static int times_of(uint16_t minor, uint32_t shift, const struct entry *e, int n, int feed,
-		    int cut_times, uint64_t *got)
+static int times_of(uint16_t major, uint16_t minor, uint32_t shift, const struct entry *e, int n,
+		    int feed, int cut_times, uint64_t *got)
 {
 	uint8_t records[MAX_ENTRIES * 4], times[MAX_ENTRIES * GT_UV_MAX];
 	uint8_t *r = records, *t = times;
@@ -39,9 +40,10 @@ static int times_of(uint16_t minor, uint32_t shift, const struct entry *e, int n
 			continue;
 		}
 		*r++ = (uint8_t)(GT_CALL_TOKEN | (e[i].timed ? GT_CALL_TIMED : 0) | GT_FN_MALLOC);
-		t = gt_put_uv(t, gt_zigzag(e[i].units));
+		if (e[i].timed || major < 4 || !shift)
+			t = gt_put_uv(t, gt_zigzag(e[i].units));
 	}
-	struct gt_block b = {.h = {.major = 3, .minor = minor, .time_shift = shift}};
+	struct gt_block b = {.h = {.major = major, .minor = minor, .time_shift = shift}};
 	struct gt_call_times ct;
 	gt_call_times_init(&ct, &b);
 	struct gt_cursor rc = {records, r, 1}, tc = {times, t - cut_times, 1};
@@ -53,7 +55,7 @@ static int times_of(uint16_t minor, uint32_t shift, const struct entry *e, int n
 			rc.p += 1 + rc.p[0];
 			continue;
 		}
-		int64_t units = gt_get_sv(&tc);
+		int64_t units = gt_call_times_has_dts(&ct, e[i].timed) ? gt_get_sv(&tc) : 0;
 		now += (uint64_t)gt_call_times_dts(&ct, e[i].timed, units, e[i].dur_ns, rc, tc);
 		got[calls++] = now;
 	}
@@ -101,16 +103,20 @@ int main(void)
 	 * two at that one's end (14436, rounded down: 14336).
 	 */
 	const uint64_t placed[] = {3413, 6826, 10240, 11264, 12288, 13312, 14336, 14336, 14336};
-	int n = times_of(1, 10, block, BLOCK_LEN, BLOCK_LEN, 0, got);
+	int n = times_of(3, 1, 10, block, BLOCK_LEN, BLOCK_LEN, 0, got);
 	check_times("3.1, one thread", got, n, placed, 9);
+	n = times_of(4, 0, 10, block, BLOCK_LEN, BLOCK_LEN, 0, got); /* no untimed entries */
+	check_times("4.0, one thread", got, n, placed, 9);
 
 	/* 3.0, and a block of several threads: each call at the time it carries. */
 	const uint64_t carried[] = {0, 0, 10240, 10240, 10240, 10240, 14336, 14336, 14336};
-	n = times_of(0, 10, block, BLOCK_LEN, BLOCK_LEN, 0, got);
+	n = times_of(3, 0, 10, block, BLOCK_LEN, BLOCK_LEN, 0, got);
 	check_times("3.0", got, n, carried, 9);
 	const uint64_t carried_ns[] = {0, 0, 10, 10, 10, 10, 14, 14, 14};
-	n = times_of(1, 0, block, BLOCK_LEN, BLOCK_LEN, 0, got);
+	n = times_of(3, 1, 0, block, BLOCK_LEN, BLOCK_LEN, 0, got);
 	check_times("3.1, several threads", got, n, carried_ns, 9);
+	n = times_of(4, 0, 0, block, BLOCK_LEN, BLOCK_LEN, 0, got);
+	check_times("4.0, several threads", got, n, carried_ns, 9);
 
 	/*
 	 * A call that seems to end (1024 + 5000) after the next one starts
@@ -119,7 +125,7 @@ int main(void)
 	 */
 	const struct entry overlapping[] = {T(1, 5000), U(0), T(1, 10)};
 	const uint64_t at_start[] = {1024, 2048, 2048};
-	n = times_of(1, 10, overlapping, 3, 3, 0, got);
+	n = times_of(3, 1, 10, overlapping, 3, 3, 0, got);
 	check_times("overlapping calls", got, n, at_start, 3);
 
 	/*
@@ -128,7 +134,9 @@ int main(void)
 	 */
 	const struct entry cut[] = {T(1, 1100), U(0), T(3, 10)};
 	const uint64_t at_end[] = {1024, 2048};
-	n = times_of(1, 10, cut, 3, 2, 1, got);
+	n = times_of(3, 1, 10, cut, 3, 2, 1, got);
 	check_times("cut time column", got, n, at_end, 2);
+	n = times_of(4, 0, 10, cut, 3, 2, 1, got);
+	check_times("cut time column, 4.0", got, n, at_end, 2);
 	return check_result("call_times");
 }
