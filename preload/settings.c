@@ -14,7 +14,7 @@
 #define DEFAULT_BUFFER_SIZE	  (1u << 20)
 #define MIN_BUFFER_SIZE		  (64u << 10)
 #define MAX_BUFFER_SIZE		  (16u << 20)
-#define DEFAULT_ZSTD_LEVEL	  1
+#define DEFAULT_ZSTD_LEVEL	  3
 #define DEFAULT_FLUSH_INTERVAL_MS 1000
 #define DEFAULT_FILE_MODE	  0600
 
