@@ -76,12 +76,10 @@ static inline struct gt_stack_counts *counts(struct gt_heap *h, uint64_t stack)
 	return new_or_sparse_counts(h, stack);
 }
 
+/* The least b with 2^b >= size (64 above 2^63): the bit length of size - 1. */
 static unsigned size_bucket(uint64_t size)
 {
-	unsigned b = 0;
-	while (b < 64 && ((uint64_t)1 << b) < size)
-		b++;
-	return b;
+	return size <= 1 ? 0 : 64 - (unsigned)__builtin_clzll(size - 1);
 }
 
 static unsigned lifetime_bucket(uint64_t ns)
