@@ -228,28 +228,31 @@ enum gt_record_tag {
  * 2.x and later: a token in GT_COL_RECORDS (GT_CALL_TOKEN | fn, with
  * GT_CALL_TIMED, GT_CALL_SAMPLED and GT_CALL_STACK set as the call has
  * them); in GT_COL_TIME, sv dts (units of 2^header.time_shift ns since the
- * previous CALL of the block, or since header.base_ns for the block's
- * first: the writer uses µs-like units while its image has had one
- * thread, where no race can be, and ns once it has more); if timed, uv
- * duration_ns of the real call in GT_COL_DURATION; if it has a stack, uv
- * stack id in GT_COL_STACK; then the arguments of fn as GT_ARGS_<FN> lists
- * them, each in the column of its encoding (GT_COLUMN_OF_<ENC>; since 3.0,
- * P as "Addresses" below says). A timed call's time is its start. An
- * untimed call's time is when it took effect for the race rule above: the
- * end of a call that returns a block, the start of free. Since 3.1, in a
- * block of time_shift > 0, where no race can be, an untimed call's dts is
- * 0 (since 4.0 it has no GT_COL_TIME entry at all: a 0 for each of 15 in
- * 16 calls still cost 6% of a trace) and the call was not timed at all: a
- * reader places the untimed calls between two timed calls of the block evenly between the end of
- * the first (rounded down to the block's unit, as starts are) and the start of the second; those
- * before the block's first timed call from header.base_ns, those after its last at that call's end.
- * A SAMPLED call is timed because it was drawn at random, 1 in IMAGE timed_one_in calls of its
- * function, and stands for that many in sums of time; the writer times every call of realloc in
- * blocks of ns (it frees and allocates: the rule needs its start and its end) and of the map
- * functions (few, and the verdict weighs each). free is never unwound. A 2.x+ reader cannot skip a
- * CALL of a function it does not know (its arguments' columns are unknown): new functions bump
- * MAJOR. 1.x: u8 fn (enum gt_fn), sv dts, uv duration_ns, uv stack id (0: no stack), then the
- * arguments of fn as GT_ARGS_<FN> lists them.
+ * previous CALL of the block, or since header.base_ns for the block's first:
+ * the writer uses µs-like units while its image has had one thread, where no
+ * race can be, and ns once it has more); if timed, uv duration_ns of the
+ * real call in GT_COL_DURATION; if it has a stack, uv stack id in
+ * GT_COL_STACK; then the arguments of fn as GT_ARGS_<FN> lists them, each in
+ * the column of its encoding (GT_COLUMN_OF_<ENC>; since 3.0, P as
+ * "Addresses" below says). A timed call's time is its start. An untimed
+ * call's time is when it took effect for the race rule above: the end of a
+ * call that returns a block, the start of free. Since 3.1, in a block of
+ * time_shift > 0, where no race can be, an untimed call's dts is 0 (since
+ * 4.0 it has no GT_COL_TIME entry at all: a 0 for each of 15 in 16 calls
+ * still cost 6% of a trace) and the call was not timed at all: a reader
+ * places the untimed calls between two timed calls of the block evenly
+ * between the end of the first (rounded down to the block's unit, as starts
+ * are) and the start of the second; those before the block's first timed
+ * call from header.base_ns, those after its last at that call's end. A
+ * SAMPLED call is timed because it was drawn at random, 1 in IMAGE
+ * timed_one_in calls of its function, and stands for that many in sums of
+ * time; the writer times every call of realloc in blocks of ns (it frees and
+ * allocates: the rule needs its start and its end) and of the map functions
+ * (few, and the verdict weighs each). free is never unwound. A 2.x+ reader
+ * cannot skip a CALL of a function it does not know (its arguments' columns
+ * are unknown): new functions bump MAJOR.
+ * 1.x: u8 fn (enum gt_fn), sv dts, uv duration_ns, uv stack id (0: no
+ * stack), then the arguments of fn as GT_ARGS_<FN> lists them.
  */
 #define GT_CALL_TOKEN	0x80u /* the rest: record tags, all below it */
 #define GT_CALL_TIMED	0x40u
