@@ -19,8 +19,10 @@ void gt_call_times_init(struct gt_call_times *t, const struct gt_block *b)
  * are damaged, which decoding them will report), the run stays at the
  * previous timed call's end.
  */
-static void find_run(struct gt_call_times *t, struct gt_cursor records, struct gt_cursor times)
+static void find_run(struct gt_call_times *t, const struct gt_cursor *records_now,
+		     const struct gt_cursor *times_now)
 {
+	struct gt_cursor records = *records_now, times = *times_now;
 	t->run = 1;
 	t->placed = 0;
 	t->right = t->left;
@@ -51,7 +53,7 @@ static void find_run(struct gt_call_times *t, struct gt_cursor records, struct g
 }
 
 int64_t gt_call_times_dts(struct gt_call_times *t, int timed, int64_t units, uint64_t dur_ns,
-			  struct gt_cursor records, struct gt_cursor times)
+			  const struct gt_cursor *records, const struct gt_cursor *times)
 {
 	uint64_t dts = (uint64_t)units << t->shift;
 	if (!t->between)

@@ -254,8 +254,8 @@ static void decode_call_columns(struct gt_rec_iter *it, uint8_t token)
 		gt_call_times_has_dts(&it->times, o->timed) ? gt_get_sv(&it->col[GT_COL_TIME]) : 0;
 	if (o->timed)
 		o->dur_ns = gt_get_uv(&it->col[GT_COL_DURATION]);
-	o->dts = gt_call_times_dts(&it->times, o->timed, units, o->dur_ns, it->col[GT_COL_RECORDS],
-				   it->col[GT_COL_TIME]);
+	o->dts = gt_call_times_dts(&it->times, o->timed, units, o->dur_ns, &it->col[GT_COL_RECORDS],
+				   &it->col[GT_COL_TIME]);
 	if (token & GT_CALL_STACK)
 		o->stack = gt_get_uv(&it->col[GT_COL_STACK]);
 	uint64_t bytes = 1; /* of a block returned, as its U arguments go by */

@@ -56,7 +56,7 @@ static int times_of(uint16_t major, uint16_t minor, uint32_t shift, const struct
 			continue;
 		}
 		int64_t units = gt_call_times_has_dts(&ct, e[i].timed) ? gt_get_sv(&tc) : 0;
-		now += (uint64_t)gt_call_times_dts(&ct, e[i].timed, units, e[i].dur_ns, rc, tc);
+		now += (uint64_t)gt_call_times_dts(&ct, e[i].timed, units, e[i].dur_ns, &rc, &tc);
 		got[calls++] = now;
 	}
 	return calls;
