@@ -35,6 +35,21 @@
 #define GT_USAGE_MAX	  (1 + GT_UV_MAX + 4 * GT_UV_MAX)
 #define GT_CALL_OVERHEAD  (2 * (1 + GT_UV_MAX) + GT_STACK_BODY_MAX + GT_USAGE_MAX + 64)
 
+/*
+ * Threads that allocate at the same time meet at the stream's lock on every
+ * call, and hold it for about a call's recording. glibc's adaptive mutex
+ * spins that long before sleeping in the kernel, where the default one
+ * sleeps at once (docs/capture-cost.md, section 0.6, has what that costs).
+ * Elsewhere the default one serves.
+ */
+#ifdef PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
+#define GT_STREAM_LOCK_INITIALIZER PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
+#define GT_STREAM_LOCK_TYPE	   PTHREAD_MUTEX_ADAPTIVE_NP
+#else
+#define GT_STREAM_LOCK_INITIALIZER PTHREAD_MUTEX_INITIALIZER
+#define GT_STREAM_LOCK_TYPE	   PTHREAD_MUTEX_DEFAULT
+#endif
+
 static struct {
 	pthread_mutex_t lock;
 	/*
@@ -61,7 +76,7 @@ static struct {
 	int ended;	       /* END written: write each record at once */
 	uint64_t calls, drops;
 	uint64_t tracer_ns; /* estimated time spent in the tracer (atomic) */
-} st = {.lock = PTHREAD_MUTEX_INITIALIZER};
+} st = {.lock = GT_STREAM_LOCK_INITIALIZER};
 
 /* The calling thread's identity in the current image. */
 static GT_TLS struct {
@@ -180,7 +195,11 @@ static void empty_block(void)
 void gt_stream_reset_after_fork(uint64_t image_id)
 {
 	/* Another thread may have held the lock at fork: it is gone. */
-	pthread_mutex_init(&st.lock, NULL);
+	pthread_mutexattr_t attr;
+	pthread_mutexattr_init(&attr);
+	pthread_mutexattr_settype(&attr, GT_STREAM_LOCK_TYPE);
+	pthread_mutex_init(&st.lock, &attr);
+	pthread_mutexattr_destroy(&attr);
 	empty_block();
 	st.seq = 0;
 	st.next_serial = 0;
