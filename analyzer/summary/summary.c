@@ -246,6 +246,7 @@ static void fill_input(struct gt_verdict_input *in, const struct gt_proc *p)
 	memset(in, 0, sizeof(*in));
 	in->cpu_seconds = p->img->ended ? p->basis : 0;
 	in->tracer_seconds = p->tracer_s;
+	in->cpu_is_inside = p->basis_inside;
 	in->system_seconds = p->img->ended ? (double)p->img->end.system_ns / 1e9 : 0;
 	in->capped_calls = p->img->capped_calls;
 	in->capped_seconds = (double)p->img->capped_ns / 1e9;
@@ -326,6 +327,7 @@ static void tree_input(struct gt_verdict_input *in, const struct gt_summary *s)
 		/* Processes that never ended contribute their wall time. */
 		in->cpu_seconds += p->basis;
 		in->tracer_seconds += one.tracer_seconds;
+		in->cpu_is_inside |= one.cpu_is_inside;
 		in->system_seconds += one.system_seconds;
 		in->capped_calls += one.capped_calls;
 		in->capped_seconds += one.capped_seconds;
@@ -488,7 +490,8 @@ static void set_facts(struct gt_proc *p)
 	if (img->ended) {
 		/* Time measured inside calls cannot exceed the program's time. */
 		double inside = p->allocator_s + p->mmap_s;
-		p->basis = p->cpu - p->tracer_s > inside ? p->cpu - p->tracer_s : inside;
+		p->basis_inside = p->cpu - p->tracer_s < inside;
+		p->basis = p->basis_inside ? inside : p->cpu - p->tracer_s;
 	}
 	p->origin = gt_origin_name(img->origin);
 	p->peak_seconds = gt_image_peak_seconds(img);

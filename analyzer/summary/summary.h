@@ -75,9 +75,12 @@ struct gt_proc {
 	double tracer_s; /* the tracer's own share of cpu */
 	/*
 	 * What time shares are shares of: the program's own CPU time (cpu less
-	 * tracer_s) for an image that ended, else its wall time so far.
+	 * tracer_s) for an image that ended, but no less than the time measured
+	 * inside its calls (basis_inside says it took that); else its wall time
+	 * so far.
 	 */
 	double basis;
+	int basis_inside;
 	uint64_t window;
 	double thrash;
 	struct gt_window_advice window_advice; /* the core.packedGitLimit to avoid evictions */

@@ -126,6 +126,30 @@ int main(void)
 	CHECK(!any(v.suggestions, v.nsuggestions, "above the size of your packs"));
 	gt_verdict_release(&v);
 
+	/*
+	 * The tracer's estimate is left out of the CPU time; where that left
+	 * less than the time inside calls (threads that waited for its lock),
+	 * the evidence says the shares rest on that time instead.
+	 */
+	facts(&in, 0.2, 0, 0);
+	in.tracer_seconds = 4;
+	gt_verdict_compute(&v, &in);
+	CHECK(any(v.evidence, v.nevidence,
+		  "shares are of the program's own CPU time, 10.000 s: the tracer's estimated "
+		  "4.000 s are left out"));
+	CHECK(!any(v.evidence, v.nevidence, "never below the time measured inside"));
+	gt_verdict_release(&v);
+	in.cpu_seconds = in.allocator_seconds + in.mmap_seconds;
+	in.tracer_seconds = 12;
+	in.cpu_is_inside = 1;
+	gt_verdict_compute(&v, &in);
+	CHECK(any(v.evidence, v.nevidence,
+		  "shares are of the program's own CPU time, 3.010 s: the tracer's estimated "
+		  "12.000 s are left out, but never below the time measured inside the calls, "
+		  "as here"));
+	CHECK(v.allocator_share > 0.99);
+	gt_verdict_release(&v);
+
 	/* Nothing points at windows: no window prediction, "look elsewhere". */
 	facts(&in, 0.2, 0, 0);
 	gt_verdict_compute(&v, &in);
