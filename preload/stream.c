@@ -283,6 +283,30 @@ static void put(enum gt_column c, const void *bytes, size_t len)
 	column_grew_to(c, column_end(c) + len);
 }
 
+static void put_byte(enum gt_column c, uint8_t byte)
+{
+	*column_end(c) = byte;
+	column_grew_to(c, column_end(c) + 1);
+}
+
+/*
+ * Appends a call's bytes of column c (GT_COL_SIZE or GT_COL_OTHER), made
+ * room for. Most are a few bytes: a copy of a fixed 16, inlined, costs
+ * less than a call of memcpy for the length. It reads within the caller's
+ * buffer (GT_CALL_ARGS_MAX bytes, stream.h) and writes within the room
+ * made: every column has room for all of a call's bytes (GT_CALL_OVERHEAD).
+ */
+static void put_args(enum gt_column c, const struct gt_call_bytes *a)
+{
+	size_t len = (size_t)(a->args.at[c] - a->from[c]);
+	if (len > 16)
+		memcpy(column_end(c), a->from[c], len);
+	else
+		memcpy(column_end(c), a->from[c], 16);
+	column_grew_to(c, column_end(c) + len);
+}
+_Static_assert(GT_CALL_ARGS_MAX >= 16 && GT_CALL_OVERHEAD >= 16, "put_args copies 16 bytes");
+
 static void put_uv(enum gt_column c, uint64_t v)
 {
 	column_grew_to(c, gt_put_uv(column_end(c), v));
@@ -291,8 +315,7 @@ static void put_uv(enum gt_column c, uint64_t v)
 /* Appends a record other than CALL, whole, to GT_COL_RECORDS. The caller made room. */
 static void put_record(enum gt_record_tag tag, const uint8_t *body, size_t len)
 {
-	uint8_t t = (uint8_t)tag;
-	put(GT_COL_RECORDS, &t, 1);
+	put_byte(GT_COL_RECORDS, (uint8_t)tag);
 	put_uv(GT_COL_RECORDS, len);
 	put(GT_COL_RECORDS, body, len);
 	st.records++;
@@ -349,10 +372,9 @@ static void put_addrs(enum gt_fn fn, const struct gt_call_args *a)
 static void put_call(enum gt_fn fn, int timed, int sampled, uint64_t t, uint64_t duration_ns,
 		     uint32_t stack_id, const struct gt_call_bytes *a)
 {
-	uint8_t token = (uint8_t)(GT_CALL_TOKEN | (timed ? GT_CALL_TIMED : 0) |
-				  (sampled ? GT_CALL_SAMPLED : 0) | (stack_id ? GT_CALL_STACK : 0) |
-				  (unsigned)fn);
-	put(GT_COL_RECORDS, &token, 1);
+	put_byte(GT_COL_RECORDS, (uint8_t)(GT_CALL_TOKEN | (timed ? GT_CALL_TIMED : 0) |
+					   (sampled ? GT_CALL_SAMPLED : 0) |
+					   (stack_id ? GT_CALL_STACK : 0) | (unsigned)fn));
 	if (!st.base_ns) {
 		st.time_shift = time_shift_now();
 		st.prev_units = t >> st.time_shift;
@@ -368,11 +390,9 @@ static void put_call(enum gt_fn fn, int timed, int sampled, uint64_t t, uint64_t
 		put_uv(GT_COL_DURATION, duration_ns);
 	if (stack_id)
 		put_uv(GT_COL_STACK, stack_id);
-	put(GT_COL_SIZE, a->from[GT_COL_SIZE],
-	    (size_t)(a->args.at[GT_COL_SIZE] - a->from[GT_COL_SIZE]));
+	put_args(GT_COL_SIZE, a);
 	put_addrs(fn, &a->args);
-	put(GT_COL_OTHER, a->from[GT_COL_OTHER],
-	    (size_t)(a->args.at[GT_COL_OTHER] - a->from[GT_COL_OTHER]));
+	put_args(GT_COL_OTHER, a);
 	st.records++;
 }
 
