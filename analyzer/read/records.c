@@ -191,6 +191,18 @@ static void *list(struct gt_record *r, size_t n, size_t size)
 		GT_GET_COLUMN_##enc(field)                                                         \
 	}
 
+/*
+ * Dies naming the first column that ended early, if one did: the call's
+ * values read from it are 0s, and any error they lead to is that one.
+ */
+static void die_if_a_column_ended(const struct gt_rec_iter *it)
+{
+	for (int i = 0; i < GT_COL_COUNT; i++)
+		if (!it->col[i].ok)
+			gt_die("corrupt block at offset %llu: its %s column ends early",
+			       (unsigned long long)it->b->offset, column_names[i]);
+}
+
 /* The next address of a 2.x or later CALL (format.h, "Addresses"). */
 static uint64_t get_addr(struct gt_rec_iter *it, enum gt_addr_role role, uint64_t bytes)
 {
@@ -204,13 +216,16 @@ static uint64_t get_addr(struct gt_rec_iter *it, enum gt_addr_role role, uint64_
 	int64_t delta = 0;
 	if (code == GT_ADDR_NEW && !it->returned_column)
 		delta = gt_get_sv(new_addr);
-	else if (code == GT_ADDR_NEW && !gt_get_new_addr(new_addr, &delta))
+	else if (code == GT_ADDR_NEW && !gt_get_new_addr(new_addr, &delta)) {
+		die_if_a_column_ended(it);
 		die_corrupt(it->b, "an entry of its new address column is none a writer makes");
+	}
 	if (!new_addr->ok)
 		return 0; /* decode_call_columns reports the column that ended */
 	uint64_t addr;
 	if (gt_addr_decode(&it->addrs, code, delta, role, bytes, &addr))
 		return addr;
+	die_if_a_column_ended(it); /* a size column that ended gives bytes of 0 */
 	unsigned long long block = it->b->offset, call = it->records_start + it->pos - 1;
 	if (code == GT_ADDR_NEW)
 		gt_die("corrupt block at offset %llu: a call at offset %llu has a new address of 0",
@@ -272,10 +287,8 @@ static void decode_call_columns(struct gt_rec_iter *it, uint8_t token)
 	int ok = 1;
 	for (int i = 0; i < GT_COL_COUNT; i++)
 		ok &= it->col[i].ok;
-	for (int i = 0; !ok && i < GT_COL_COUNT; i++)
-		if (!it->col[i].ok)
-			gt_die("corrupt block at offset %llu: its %s column ends early",
-			       (unsigned long long)it->b->offset, column_names[i]);
+	if (!ok)
+		die_if_a_column_ended(it);
 }
 
 /* A 2.x block: entries of GT_COL_RECORDS, CALLs' fields from the other columns. */

@@ -19,8 +19,9 @@ enum result {
 	RESULT_REF_BEFORE_BLOCK,
 	RESULT_NEW_WITHOUT_DELTA,
 	RESULT_NOT_FREED,
-	RESULT_NEW_BAD_ENTRY, /* an odd new-address entry but 1 */
-	RESULT_NEW_NULL,      /* a new address of 0 */
+	RESULT_NOT_FREED_NO_SIZE, /* the same, and no size: the size column ends early */
+	RESULT_NEW_BAD_ENTRY,	  /* an odd new-address entry but 1 */
+	RESULT_NEW_NULL,	  /* a new address of 0 */
 };
 
 /* One damage: how its block's raw bytes and header are made. */
@@ -49,13 +50,15 @@ static size_t make_raw(const struct damage *d, uint8_t *raw)
 		col[GT_COL_RECORDS][len[GT_COL_RECORDS]++] = 0;
 	if (d->time_len)
 		col[GT_COL_TIME][len[GT_COL_TIME]++] = 0;
-	col[GT_COL_SIZE][len[GT_COL_SIZE]++] = 32;
+	if (d->result != RESULT_NOT_FREED_NO_SIZE)
+		col[GT_COL_SIZE][len[GT_COL_SIZE]++] = 32;
 	if (d->extra_size_byte)
 		col[GT_COL_SIZE][len[GT_COL_SIZE]++] = 7;
 	col[GT_COL_RETURNED][len[GT_COL_RETURNED]++] =
 		d->result == RESULT_REF_BEFORE_BLOCK ? GT_ADDR_RETURNED_REF(1)
-		: d->result == RESULT_NOT_FREED	     ? GT_ADDR_FROM_FREED
-						     : GT_ADDR_NEW;
+		: d->result == RESULT_NOT_FREED || d->result == RESULT_NOT_FREED_NO_SIZE
+			? GT_ADDR_FROM_FREED
+			: GT_ADDR_NEW;
 	uint8_t *new_addr = col[GT_COL_NEW_ADDR];
 	if (d->result == RESULT_NEW)
 		len[GT_COL_NEW_ADDR] = (size_t)(gt_put_new_addr(new_addr, 0x1000) - new_addr);
@@ -126,6 +129,8 @@ int main(int argc, char **argv)
 		{"notfreed", GT_COL_COUNT, 1, 0, malloc_call, 0, 0, RESULT_NOT_FREED},
 		{"newentry", GT_COL_COUNT, 1, 0, malloc_call, 0, 0, RESULT_NEW_BAD_ENTRY},
 		{"newnull", GT_COL_COUNT, 1, 0, malloc_call, 0, 0, RESULT_NEW_NULL},
+		/* Its size (0) fails the freed block it takes: the column is the error. */
+		{"nosize", GT_COL_COUNT, 1, 0, malloc_call, 0, 0, RESULT_NOT_FREED_NO_SIZE},
 	};
 	for (size_t i = 0; i < sizeof(damages) / sizeof(damages[0]); i++)
 		if (write_trace(argv[1], &damages[i])) {
