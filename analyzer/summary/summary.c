@@ -246,7 +246,7 @@ static void fill_input(struct gt_verdict_input *in, const struct gt_proc *p)
 	memset(in, 0, sizeof(*in));
 	in->cpu_seconds = p->img->ended ? p->basis : 0;
 	in->tracer_seconds = p->tracer_s;
-	in->cpu_is_inside = p->basis_inside;
+	in->inside_floors = (unsigned)p->basis_inside;
 	in->system_seconds = p->img->ended ? (double)p->img->end.system_ns / 1e9 : 0;
 	in->capped_calls = p->img->capped_calls;
 	in->capped_seconds = (double)p->img->capped_ns / 1e9;
@@ -327,7 +327,7 @@ static void tree_input(struct gt_verdict_input *in, const struct gt_summary *s)
 		/* Processes that never ended contribute their wall time. */
 		in->cpu_seconds += p->basis;
 		in->tracer_seconds += one.tracer_seconds;
-		in->cpu_is_inside |= one.cpu_is_inside;
+		in->inside_floors += one.inside_floors;
 		in->system_seconds += one.system_seconds;
 		in->capped_calls += one.capped_calls;
 		in->capped_seconds += one.capped_seconds;

@@ -218,12 +218,18 @@ static void time_inside(struct gt_verdict *v, const struct gt_verdict_input *in,
 			100 * v->mmap_share, of, in->mmap_seconds, in->system_seconds,
 			100 * v->window_bound);
 	}
-	if (!v->shares_of_wall && in->tracer_seconds > 0 && in->cpu_is_inside)
+	unsigned floors = in->inside_floors;
+	const char *processes = floors == 1 ? "process" : "processes";
+	if (!v->shares_of_wall && floors && in->tracer_seconds > 0)
 		EVIDENCE("shares are of the program's own CPU time, %.3f s: the tracer's "
 			 "estimated %.3f s are left out, but never below the time measured "
-			 "inside the calls, as here (the estimate also counts the time calls "
+			 "inside the calls, as in %u %s (the estimate also counts the time calls "
 			 "waited for the tracer's lock or for a CPU)",
-			 denom, in->tracer_seconds);
+			 denom, in->tracer_seconds, floors, processes);
+	else if (!v->shares_of_wall && floors)
+		EVIDENCE("shares are of the program's own CPU time, %.3f s, but never below the "
+			 "time measured inside the calls (wall-clock time), as in %u %s",
+			 denom, floors, processes);
 	else if (!v->shares_of_wall && in->tracer_seconds > 0)
 		EVIDENCE("shares are of the program's own CPU time, %.3f s: the tracer's "
 			 "estimated %.3f s are left out",

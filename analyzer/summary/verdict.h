@@ -79,11 +79,11 @@ struct gt_verdict_input {
 				  0: unknown (no END), wall_seconds is used instead */
 	double tracer_seconds; /* the tracer's own time, left out of cpu_seconds */
 	/*
-	 * The CPU time less the tracer's estimate fell below the time measured
-	 * inside calls, which cpu_seconds is then instead (of a process, for a
-	 * tree: summary.c, set_facts).
+	 * Processes whose CPU time less the tracer's estimate fell below the
+	 * time measured inside their calls, which their share of cpu_seconds
+	 * is then (summary.c, set_facts).
 	 */
-	int cpu_is_inside;
+	unsigned inside_floors;
 	double system_seconds; /* kernel CPU time of the program (0: unknown) */
 	uint64_t capped_calls; /* calls measured implausibly long (model.c) */
 	double capped_seconds; /* the time cut off them */

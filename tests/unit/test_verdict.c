@@ -141,13 +141,22 @@ int main(void)
 	gt_verdict_release(&v);
 	in.cpu_seconds = in.allocator_seconds + in.mmap_seconds;
 	in.tracer_seconds = 12;
-	in.cpu_is_inside = 1;
+	in.inside_floors = 1;
 	gt_verdict_compute(&v, &in);
 	CHECK(any(v.evidence, v.nevidence,
 		  "shares are of the program's own CPU time, 3.010 s: the tracer's estimated "
 		  "12.000 s are left out, but never below the time measured inside the calls, "
-		  "as here"));
+		  "as in 1 process (the estimate also counts"));
 	CHECK(v.allocator_share > 0.99);
+	gt_verdict_release(&v);
+	/* Without a tracer estimate (a 1.0 trace), time inside can still pass the CPU time. */
+	in.tracer_seconds = 0;
+	in.inside_floors = 2;
+	gt_verdict_compute(&v, &in);
+	CHECK(any(v.evidence, v.nevidence,
+		  "shares are of the program's own CPU time, 3.010 s, but never below the time "
+		  "measured inside the calls (wall-clock time), as in 2 processes"));
+	CHECK(!any(v.evidence, v.nevidence, "the tracer's estimated"));
 	gt_verdict_release(&v);
 
 	/* Nothing points at windows: no window prediction, "look elsewhere". */
