@@ -25,10 +25,11 @@ trap 'rm -rf "$work"' EXIT
 cc -O2 -std=gnu11 -pthread "$here/alloc_threads.c" -o "$work/alloc_threads"
 
 run() { # THREADS PRELOAD|plain: prints wall, user, sys
-	local -a env=()
-	[ "$2" = plain ] || env=(GITTRACE_OUTPUT="$work/trace.zst" GITTRACE_STACK_DEPTH=0 LD_PRELOAD="$2")
+	local -a cmd=(env)
+	[ "$2" = plain ] || cmd+=(GITTRACE_OUTPUT="$work/trace.zst" GITTRACE_STACK_DEPTH=0 LD_PRELOAD="$2")
 	rm -f "$work/trace.zst"
-	env "${env[@]}" /usr/bin/time -f '%e\t%U\t%S' -o "$work/time" "$work/alloc_threads" "$1"
+	/usr/bin/time -f '%e\t%U\t%S' -o "$work/time" "${cmd[@]}" "$work/alloc_threads" "$1" ||
+		{ echo "bench/threads.sh: alloc_threads $1 failed ($2)" >&2; exit 1; }
 	cat "$work/time"
 }
 
