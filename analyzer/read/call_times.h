@@ -37,8 +37,7 @@ static inline int gt_call_times_has_dts(const struct gt_call_times *t, int timed
  * lasted dur_ns if timed. For an untimed call placed between timed ones,
  * records and times are the block's GT_COL_RECORDS and GT_COL_TIME right
  * after this call's entries: the next timed call is looked for there, on
- * copies (passed by pointer: copying them for every call cost a tenth of
- * a report's decoding).
+ * copies made only then.
  */
 int64_t gt_call_times_dts(struct gt_call_times *t, int timed, int64_t units, uint64_t dur_ns,
 			  const struct gt_cursor *records, const struct gt_cursor *times);
