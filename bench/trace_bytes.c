@@ -125,7 +125,7 @@ static void tally_columns(const uint8_t *block, size_t len, unsigned major)
 {
 	struct gt_cursor c = {block, block + len, 1};
 	uint64_t n = gt_get_uv(&c), clen[GT_COL_COUNT] = {0};
-	uint64_t known = major >= 4 ? GT_COL_COUNT : major == 3 ? GT_COL_COUNT_3 : GT_COL_COUNT_2;
+	uint64_t known = gt_columns_of_major(major);
 	if (!c.ok || n < known)
 		die("bad column directory");
 	for (uint64_t i = 0; i < n; i++) {

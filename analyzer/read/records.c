@@ -35,8 +35,7 @@ static void find_columns(struct gt_rec_iter *it)
 	const struct gt_block *b = it->b;
 	struct gt_cursor c = {b->raw, b->raw + b->h.raw_size, 1};
 	uint64_t n = gt_get_uv(&c);
-	int major = b->h.major;
-	int known = major >= 4 ? GT_COL_COUNT : major == 3 ? GT_COL_COUNT_3 : GT_COL_COUNT_2;
+	unsigned known = gt_columns_of_major(b->h.major);
 	if (!c.ok || n < (uint64_t)known || n > b->h.raw_size)
 		die_corrupt(b, "bad column directory");
 	uint64_t len[GT_COL_COUNT] = {0}, rest = 0;

@@ -277,6 +277,12 @@ enum gt_column {
 #define GT_COL_COUNT_2 GT_COL_NEW_ADDR
 /* The columns a 3.x block has: all but GT_COL_RETURNED. */
 #define GT_COL_COUNT_3 GT_COL_RETURNED
+
+/* The columns a block of a 2.x or later MAJOR has, at least. */
+static inline unsigned gt_columns_of_major(unsigned major)
+{
+	return major >= 4 ? GT_COL_COUNT : major == 3 ? GT_COL_COUNT_3 : GT_COL_COUNT_2;
+}
 #define GT_COLUMN_OF_U GT_COL_SIZE
 #define GT_COLUMN_OF_P GT_COL_ADDR
 #define GT_COLUMN_OF_X GT_COL_OTHER
