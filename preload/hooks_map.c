@@ -11,7 +11,6 @@
 #include "interpose.h"
 #include "lifecycle.h"
 #include "log.h"
-#include "pages.h"
 #include "stream.h"
 #include "unwind.h"
 
@@ -114,7 +113,6 @@ GT_EXPORT void *GT_HOOK_NAME(mmap64)(void *addr, size_t len, int prot, int flags
 
 GT_EXPORT int GT_HOOK_NAME(munmap)(void *addr, size_t len)
 {
-	gt_pages_program_unmaps();
 	if (gt_called_by_unwinder(__builtin_return_address(0)) || !gt_enter()) {
 		if (!gt_real_munmap)
 			gt_resolve_real();
@@ -140,7 +138,6 @@ GT_EXPORT int GT_HOOK_NAME(munmap)(void *addr, size_t len)
 
 GT_EXPORT void *GT_HOOK_NAME(mremap)(void *old_addr, size_t old_len, size_t new_len, int flags, ...)
 {
-	gt_pages_program_unmaps();
 	void *new_addr = NULL;
 	if (flags & MREMAP_FIXED) {
 		va_list ap;

@@ -15,7 +15,6 @@
 #include "tracer.h"
 #include "unwind.h"
 #include "writer.h"
-#include "writer_thread.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -88,7 +87,6 @@ static void after_fork_in_child(void)
 	gt_in_tracer = 1;
 	gt_image_id = gt_image_new_id();
 	gt_writer_reset_after_fork();
-	gt_writer_thread_reset_after_fork();
 	gt_stream_reset_after_fork(gt_image_id);
 	gt_image_begin(GT_ORIGIN_FORK, parent);
 	gt_in_tracer = saved_guard;

@@ -35,11 +35,6 @@ static void unmapping(void)
 		__tsan_release(&kernel_handoff);
 }
 
-void gt_pages_program_unmaps(void)
-{
-	unmapping();
-}
-
 void *gt_pages(size_t size)
 {
 	return mapped(syscall(SYS_mmap, NULL, size, PROT_READ | PROT_WRITE,

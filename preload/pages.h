@@ -13,11 +13,4 @@ void gt_pages_free(void *p, size_t size);
  * block stays valid). */
 void *gt_pages_grow(void *p, size_t old_size, size_t new_size);
 
-/*
- * Called before the program unmaps or moves memory (hooks_map.c): to
- * ThreadSanitizer, pages the tracer gets from the kernel later, on any
- * thread, come after it (pages.c).
- */
-void gt_pages_program_unmaps(void);
-
 #endif /* GT_PAGES_H */

@@ -1,8 +1,7 @@
 /*
  * The image's record stream: one block buffer shared by all threads, in
- * the order records are appended, split into columns (format.h), handed to
- * the writer's thread as a block when full, at a regular interval, and at
- * the image's end. A second buffer takes the records meanwhile.
+ * the order records are appended, split into columns (format.h), written
+ * out as a block when full, at a regular interval, and at the image's end.
  *
  * One ordered stream (rather than a buffer per thread) keeps every free
  * after the allocation it frees in the file, so the analyzer can follow
@@ -20,7 +19,7 @@
 #include "tls.h"
 #include "tracer.h"
 #include "unwind.h"
-#include "writer_thread.h"
+#include "writer.h"
 
 #include <pthread.h>
 #include <string.h>
@@ -56,16 +55,12 @@ static struct {
 	/*
 	 * The block being filled, column by column (format.h): each column has
 	 * room for the whole block, so only the total needs checking. Pages a
-	 * column does not use are never touched. It is one of two buffers
-	 * (and directories): the writer's thread may still be writing the
-	 * other one's block.
+	 * column does not use are never touched.
 	 */
 	uint8_t *col[GT_COL_COUNT];
 	size_t len[GT_COL_COUNT];
 	size_t total, cap;
-	uint8_t *buffer[2];
-	uint8_t directory[2][GT_COLUMN_DIRECTORY_MAX];
-	int filling; /* the buffer the columns are in: 0 or 1 */
+	uint8_t directory[GT_COLUMN_DIRECTORY_MAX];
 	uint32_t records;
 	uint32_t seq; /* of the next block */
 	uint32_t pid;
@@ -168,27 +163,18 @@ static uint64_t untimed_time(enum gt_fn fn, uint32_t shift)
 	return shift || fn == GT_FN_FREE ? st.last_read_ns : gt_now_ns();
 }
 
-/* Points the columns at buffer i. */
-static void fill_buffer(int i)
-{
-	st.filling = i;
-	for (int c = 0; c < GT_COL_COUNT; c++)
-		st.col[c] = st.buffer[i] + (size_t)c * st.cap;
-}
-
 int gt_stream_init(uint64_t image_id)
 {
 	st.cap = gt_settings.buffer_size;
 	size_t size = st.cap * GT_COL_COUNT;
-	uint8_t *pages = gt_pages(2 * size);
+	uint8_t *pages = gt_pages(size);
 	if (!pages || gt_addr_refs_init() != 0) {
-		gt_pages_free(pages, 2 * size);
+		gt_pages_free(pages, size);
 		gt_disable("cannot allocate the trace buffer; running untraced", NULL);
 		return -1;
 	}
-	st.buffer[0] = pages;
-	st.buffer[1] = pages + size;
-	fill_buffer(0);
+	for (int c = 0; c < GT_COL_COUNT; c++)
+		st.col[c] = pages + (size_t)c * st.cap;
 	st.image_id = image_id;
 	st.pid = (uint32_t)getpid();
 	st.epoch++;
@@ -233,12 +219,11 @@ void gt_stream_reset_after_fork(uint64_t image_id)
  */
 static unsigned pieces_of_block(struct gt_raw_piece *pieces, size_t *raw_size)
 {
-	uint8_t *directory = st.directory[st.filling];
-	uint8_t *p = gt_put_uv(directory, GT_COL_COUNT);
+	uint8_t *p = gt_put_uv(st.directory, GT_COL_COUNT);
 	for (int c = 0; c < GT_COL_COUNT; c++)
 		p = gt_put_uv(p, st.len[c]);
 	unsigned n = 0;
-	pieces[n++] = (struct gt_raw_piece){directory, (size_t)(p - directory)};
+	pieces[n++] = (struct gt_raw_piece){st.directory, (size_t)(p - st.directory)};
 	*raw_size = pieces[0].len;
 	for (int c = 0; c < GT_COL_COUNT; c++)
 		if (st.len[c]) {
@@ -248,12 +233,8 @@ static unsigned pieces_of_block(struct gt_raw_piece *pieces, size_t *raw_size)
 	return n;
 }
 
-/*
- * Hands the block to the writer, and fills the other buffer from now on;
- * with wait set, returns once it is written. Returns the time that took
- * here (the writer counts its own, gt_writer_busy_ns).
- */
-static uint64_t flush_locked(int wait)
+/* Writes the block; returns the time that took (tracer time). */
+static uint64_t flush_locked(void)
 {
 	if (!st.records)
 		return 0;
@@ -273,13 +254,13 @@ static uint64_t flush_locked(int wait)
 		.time_shift = st.time_shift,
 		.base_ns = st.base_ns,
 	};
-	/* Returns once the other buffer's block is written: it is free. */
-	gt_writer_submit(&h, pieces, npieces, wait);
-	fill_buffer(!st.filling);
+	gt_writer_write_block(&h, pieces, npieces);
 	empty_block();
 	st.last_flush_ns = gt_now_ns();
 	note_reading(st.last_flush_ns);
-	return st.last_flush_ns - t0;
+	uint64_t spent = st.last_flush_ns - t0;
+	__atomic_add_fetch(&st.tracer_ns, spent, __ATOMIC_RELAXED);
+	return spent;
 }
 
 /* Where column c's next entry goes; column_grew_to says where it ended. */
@@ -347,7 +328,7 @@ static void put_record(enum gt_record_tag tag, const uint8_t *body, size_t len)
 static int make_room(size_t need, uint64_t *flush_ns)
 {
 	if (st.total + need > st.cap)
-		*flush_ns += flush_locked(0);
+		*flush_ns += flush_locked();
 	return st.total + need <= st.cap ? 0 : -1;
 }
 
@@ -358,7 +339,7 @@ void gt_stream_record(enum gt_record_tag tag, const uint8_t *body, size_t len)
 	if (make_room(1 + GT_UV_MAX + len, &flush_ns) == 0) {
 		put_record(tag, body, len);
 		if (st.ended)
-			flush_locked(1); /* the writer counts its time */
+			flush_locked(); /* its time is counted there */
 	} else {
 		st.drops++;
 	}
@@ -452,7 +433,7 @@ int gt_stream_call(enum gt_fn fn, int timed, uint64_t t0, uint64_t t1,
 	/* A second thread: its calls and the first one's may race, in ns. */
 	uint32_t shift = time_shift_now();
 	if (st.base_ns && st.time_shift != shift)
-		flush_ns += flush_locked(0);
+		flush_ns += flush_locked();
 	int sampled = timed && sampled_fn(fn);
 	/*
 	 * realloc is timed for the race rule (format.h); while the image has
@@ -490,10 +471,9 @@ int gt_stream_call(enum gt_fn fn, int timed, uint64_t t0, uint64_t t1,
 		put_record(GT_REC_USAGE, body, (size_t)(end - body));
 	}
 	st.calls++;
-	if (st.ended)
-		flush_ns += flush_locked(1);
-	else if (t1 > st.last_flush_ns && t1 - st.last_flush_ns > gt_settings.flush_interval_ns)
-		flush_ns += flush_locked(0);
+	if (st.ended ||
+	    (t1 > st.last_flush_ns && t1 - st.last_flush_ns > gt_settings.flush_interval_ns))
+		flush_ns += flush_locked();
 out:
 	pthread_mutex_unlock(&st.lock);
 	if (timed)
@@ -504,7 +484,7 @@ out:
 void gt_stream_flush(void)
 {
 	pthread_mutex_lock(&st.lock);
-	flush_locked(1);
+	flush_locked();
 	pthread_mutex_unlock(&st.lock);
 }
 
@@ -522,7 +502,7 @@ uint64_t gt_stream_calls(void)
 
 uint64_t gt_stream_tracer_ns(void)
 {
-	return __atomic_load_n(&st.tracer_ns, __ATOMIC_RELAXED) + gt_writer_busy_ns();
+	return __atomic_load_n(&st.tracer_ns, __ATOMIC_RELAXED);
 }
 
 uint64_t gt_stream_drops(void)

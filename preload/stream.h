@@ -96,10 +96,7 @@ void gt_stream_reset_after_fork(uint64_t image_id);
 /* Calls recorded and dropped by this image so far. */
 uint64_t gt_stream_calls(void);
 uint64_t gt_stream_drops(void);
-/*
- * Estimated time spent in the tracer so far: recording calls (sampled, see
- * stream.c) and writing blocks, on the writer's thread too.
- */
+/* Estimated time spent in the tracer so far (sampled, see stream.c). */
 uint64_t gt_stream_tracer_ns(void);
 uint32_t gt_stream_threads(void);
 

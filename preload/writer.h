@@ -23,8 +23,7 @@ struct gt_raw_piece {
  * block's entropy tables fitted to one column compress it better than
  * tables fitted to a mix of two (a tenth fewer bytes for the address
  * codes). On any failure tracing is disabled with one warning. Returns 0
- * on success, -1 on failure. Called by one thread at a time: the writer's
- * thread, or the one filling the stream where none runs (writer_thread.c).
+ * on success, -1 on failure. Called with the stream lock held.
  */
 int gt_writer_write_block(const struct gt_block_header *h, const struct gt_raw_piece *pieces,
 			  unsigned n);
