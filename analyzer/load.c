@@ -23,6 +23,7 @@ void gt_load(struct gt_loaded *l, const char *path, struct gt_symbolizer *sym, l
 	if (streaming) {
 		gt_summary_init(&l->s, path, sym, pid, keep_sites, replay);
 		gt_model_on_retire(l->m, summary_add, &l->s);
+		gt_model_no_timelines(l->m); /* the HTML page's alone, and it does not stream */
 	}
 	struct gt_decoder *d = gt_decoder_open(path);
 	struct gt_progress progress;

@@ -30,11 +30,17 @@ struct gt_model {
 	/* Ended images waiting to be retired, oldest first (a ring). */
 	struct gt_image **ended;
 	size_t ended_head, nended, ended_cap;
+	int no_timelines; /* gt_model_no_timelines */
 };
 
 struct gt_model *gt_model_new(void)
 {
 	return gt_xcalloc(1, sizeof(struct gt_model));
+}
+
+void gt_model_no_timelines(struct gt_model *m)
+{
+	m->no_timelines = 1;
 }
 
 void gt_model_on_retire(struct gt_model *m, gt_retire_hook *retire, void *ctx)
@@ -467,8 +473,9 @@ static void apply_call(struct gt_model *m, struct gt_image *img, const struct gt
 	case GT_FN_COUNT:
 		break;
 	}
-	gt_timeline_note(&img->timeline, img->has_info ? img->start_mono_ns : img->first_ns, t, h,
-			 &img->maps, c->fn >= GT_FN_MMAP && c->fn <= GT_FN_MREMAP);
+	if (!m->no_timelines)
+		gt_timeline_note(&img->timeline, img->has_info ? img->start_mono_ns : img->first_ns,
+				 t, h, &img->maps, c->fn >= GT_FN_MMAP && c->fn <= GT_FN_MREMAP);
 }
 
 /* A thread's reading after its last map call: what passed since its previous one. */
