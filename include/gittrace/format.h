@@ -283,6 +283,8 @@ static inline unsigned gt_columns_of_major(unsigned major)
 {
 	return major >= 4 ? GT_COL_COUNT : major == 3 ? GT_COL_COUNT_3 : GT_COL_COUNT_2;
 }
+
+/* The column of a CALL argument, by its encoding (4.x: a block returned has GT_COL_RETURNED). */
 #define GT_COLUMN_OF_U GT_COL_SIZE
 #define GT_COLUMN_OF_P GT_COL_ADDR
 #define GT_COLUMN_OF_X GT_COL_OTHER
