@@ -1,9 +1,9 @@
 /*
  * Hooks at the edges of a process image. Before an exec or _exit the image
  * writes everything it holds and its END record, since no destructor will
- * run; exit() only notes the status for the destructor's END. Exec and
- * spawn add the run's GITTRACE_SESSION, and libgittrace in LD_PRELOAD, to
- * the new program's environment (exec_env.c). dlopen re-announces the
+ * run; exit() only notes the status for the destructor's END. Exec,
+ * spawn, system and popen add the run's GITTRACE_SESSION, and libgittrace
+ * in LD_PRELOAD, to the new program's environment (exec_env.c). dlopen re-announces the
  * module map so stacks through the new library resolve; dlclose tells the
  * stack walk that code it read rules for may be gone.
  */
@@ -11,6 +11,7 @@
 #include "image.h"
 #include "interpose.h"
 #include "lifecycle.h"
+#include "pages.h"
 #include "stack_walk.h"
 #include "stream.h"
 
@@ -127,6 +128,75 @@ GT_EXPORT int GT_HOOK_NAME(posix_spawnp)(pid_t *pid, const char *file,
 	need_real();
 	GT_SESSION_ENV(env, envp);
 	return gt_real_posix_spawnp(pid, file, actions, attr, argv, env);
+}
+
+/*
+ * glibc's system() and popen() start /bin/sh with their own posix_spawn,
+ * which no hook sees: the shell would find no GITTRACE_SESSION, take itself
+ * for a new run and truncate the trace file the user named. So environ
+ * holds what the shell must inherit for the time of the call (the shell
+ * gets a copy as it starts), and the program's own environment comes back
+ * after. A thread that reads the environment meanwhile sees the run's
+ * entries as well; one that changes it (setenv) keeps its change, and with
+ * it the LD_PRELOAD entry if one was added, which then stays allocated.
+ */
+struct environ_swap {
+	char **own;    /* the program's environ; NULL: left alone */
+	char **ours;   /* what environ holds for the call */
+	char *preload; /* a new LD_PRELOAD entry (gt_pages), or NULL */
+	size_t preload_len;
+};
+
+/* Points environ at its own entries plus what need says the run needs, built in slots. */
+static void swap_environ_in(struct environ_swap *s, const struct gt_exec_env *need, char **slots)
+{
+	memset(s, 0, sizeof(*s));
+	if (!need->slots)
+		return;
+	int err = errno;
+	s->preload_len = need->preload_len;
+	s->preload = s->preload_len ? gt_pages(s->preload_len) : NULL;
+	errno = err;
+	if (s->preload_len && !s->preload)
+		return; /* the shell goes untraced, as before this hook */
+	s->own = environ;
+	s->ours = (char **)gt_exec_env_build(environ, need, slots, s->preload);
+	environ = s->ours;
+}
+
+static void swap_environ_out(const struct environ_swap *s)
+{
+	if (!s->own || environ != s->ours)
+		return; /* nothing swapped, or the program set an environment since */
+	environ = s->own;
+	int err = errno;
+	gt_pages_free(s->preload, s->preload_len);
+	errno = err;
+}
+
+/* Declares swap: environ as the run needs it, until swap_environ_out(&swap). */
+#define GT_RUN_ENVIRON(swap)                                                                       \
+	need_real();                                                                               \
+	struct gt_exec_env swap##_need;                                                            \
+	gt_exec_env_measure(environ, &swap##_need);                                                \
+	char *swap##_slots[swap##_need.slots ? swap##_need.slots : 1];                             \
+	struct environ_swap swap;                                                                  \
+	swap_environ_in(&swap, &swap##_need, swap##_slots)
+
+GT_EXPORT int GT_HOOK_NAME(system)(const char *command)
+{
+	GT_RUN_ENVIRON(swap);
+	int ret = gt_real_system(command);
+	swap_environ_out(&swap);
+	return ret;
+}
+
+GT_EXPORT FILE *GT_HOOK_NAME(popen)(const char *command, const char *type)
+{
+	GT_RUN_ENVIRON(swap);
+	FILE *ret = gt_real_popen(command, type);
+	swap_environ_out(&swap);
+	return ret;
 }
 
 /*

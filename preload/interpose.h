@@ -28,6 +28,7 @@ typedef off_t off64_t;
 /* The types hooks.def names. */
 #include <spawn.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 /* Pointers to the real functions, NULL until gt_resolve_real() ran (interpose_*.c). */
