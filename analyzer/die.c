@@ -60,6 +60,64 @@ static void vreport(const char *prefix, const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
+static void __attribute__((format(printf, 2, 3))) print(const char *prefix, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport(prefix, fmt, ap);
+	va_end(ap);
+}
+
+/* Warnings held while a trace is read (gt_hold_warnings), in order. */
+static struct {
+	int on;
+	char **text;
+	size_t n, cap;
+	size_t lost; /* out of memory */
+} held;
+
+void gt_hold_warnings(void)
+{
+	held.on = 1;
+}
+
+static void hold(char *text)
+{
+	if (held.n == held.cap) {
+		size_t cap = held.cap ? 2 * held.cap : 16;
+		/* Plain realloc: gt_xrealloc's failure would come back here. */
+		char **grown = realloc(held.text, cap * sizeof(*held.text));
+		if (!grown) {
+			free(text);
+			text = NULL;
+		} else {
+			held.text = grown;
+			held.cap = cap;
+		}
+	}
+	if (text)
+		held.text[held.n++] = text;
+	else
+		held.lost++;
+}
+
+static void drop_held(void)
+{
+	for (size_t i = 0; i < held.n; i++)
+		free(held.text[i]);
+	free(held.text);
+	memset(&held, 0, sizeof(held));
+}
+
+void gt_release_warnings(void)
+{
+	for (size_t i = 0; i < held.n; i++)
+		print("warning: ", "%s", held.text[i]);
+	if (held.lost)
+		print("warning: ", "%zu more warnings lost: out of memory", held.lost);
+	drop_held();
+}
+
 void gt_die(const char *fmt, ...)
 {
 	va_list ap;
@@ -70,6 +128,7 @@ void gt_die(const char *fmt, ...)
 		thread_sink(thread_sink_ctx, 1, text);
 		BUG("a sink returned from a fatal message");
 	}
+	drop_held(); /* the input is bad: this line alone says what is wrong */
 	vreport("", fmt, ap);
 	va_end(ap);
 	if (die_hook)
@@ -91,10 +150,13 @@ void gt_warnf(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	if (thread_sink)
+	if (thread_sink) {
 		thread_sink(thread_sink_ctx, 0, format(fmt, ap));
-	else
+	} else if (held.on) {
+		hold(format(fmt, ap));
+	} else {
 		vreport("warning: ", fmt, ap);
+	}
 	va_end(ap);
 }
 

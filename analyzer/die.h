@@ -36,6 +36,14 @@ _Noreturn void gt_usage_error(const char *fmt, ...) __attribute__((format(printf
 /* Prints "gittrace-report: warning: <message>" and returns. */
 void gt_warnf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * Holds warnings back while a trace is read, until gt_release_warnings
+ * prints them in order: if the input proves bad meanwhile, gt_die drops
+ * them and its one line stands alone.
+ */
+void gt_hold_warnings(void);
+void gt_release_warnings(void);
+
 /* An internal inconsistency: prints where and aborts. Never for bad input. */
 #define BUG(msg) gt_bug(__FILE__, __LINE__, msg)
 _Noreturn void gt_bug(const char *file, int line, const char *msg);

@@ -14,6 +14,7 @@ void gt_load(struct gt_loaded *l, const char *path, struct gt_symbolizer *sym, l
 	     size_t keep_sites, int streaming, struct gt_phases *ph,
 	     const struct gt_replay_input *replay)
 {
+	gt_hold_warnings(); /* until the trace proves readable */
 	l->m = gt_model_new();
 	/*
 	 * Streaming summarizes each image as it is retired, keeping the sites
@@ -60,6 +61,7 @@ void gt_load(struct gt_loaded *l, const char *path, struct gt_symbolizer *sym, l
 	l->s.phases = ph;
 	if (pid >= 0 && !l->s.n)
 		gt_die("no process with pid %ld in '%s'", pid, path);
+	gt_release_warnings();
 }
 
 void gt_load_release(struct gt_loaded *l)

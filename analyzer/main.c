@@ -125,6 +125,7 @@ static int diff(const char *base, const char *new, struct gt_symbolizer *sym, lo
 static void dump(const char *path, struct gt_symbolizer *sym)
 {
 	struct gt_dump d = {stdout, sym};
+	gt_hold_warnings(); /* until the trace proves readable */
 	struct gt_model *m = gt_model_new();
 	struct gt_reader *r = gt_reader_open(path);
 	struct gt_block b;
@@ -133,6 +134,7 @@ static void dump(const char *path, struct gt_symbolizer *sym)
 	gt_model_finish(m, gt_reader_torn(r));
 	gt_reader_close(r);
 	gt_model_free(m);
+	gt_release_warnings();
 }
 
 int main(int argc, char **argv)
