@@ -37,6 +37,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/*
+ * How the trace file is opened besides creating it: O_NONBLOCK, so that a
+ * FIFO named as the output cannot block the program in the open (it is no
+ * regular file, refused after); O_NOCTTY, so that a terminal named cannot
+ * become the program's controlling terminal.
+ */
+#define GT_TRACE_OPEN_FLAGS (O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+
 #define SESSION_VAR "GITTRACE_SESSION"
 #define SESSION_OFF "-"
 
@@ -107,8 +115,7 @@ static int create_default(const char *dir, char *path, size_t cap)
 			return -1;
 		if (path_append(path, cap, ".zst"))
 			return -1;
-		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND | O_CLOEXEC,
-			      gt_settings.file_mode);
+		int fd = open(path, O_CREAT | O_EXCL | GT_TRACE_OPEN_FLAGS, gt_settings.file_mode);
 		if (fd >= 0 || errno != EEXIST)
 			return fd;
 	}
@@ -135,8 +142,7 @@ static int open_root_file(char *path, size_t cap)
 	if (path_append(path, cap, out))
 		return errno = ENAMETOOLONG, -1;
 	/* The user named this file: replacing its content is what they asked. */
-	return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_APPEND | O_CLOEXEC,
-		    gt_settings.file_mode);
+	return open(path, O_CREAT | O_TRUNC | GT_TRACE_OPEN_FLAGS, gt_settings.file_mode);
 }
 
 /* Makes path absolute (in place) so children in other directories find it. */
@@ -154,7 +160,12 @@ static int make_absolute(char *path, size_t cap)
 
 int gt_fd_move_high(int fd)
 {
-	int high = fcntl(fd, F_DUPFD_CLOEXEC, GT_FD_FLOOR);
+	/* Under a lower limit on descriptors, its top quarter. */
+	int floor = GT_FD_FLOOR;
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur <= GT_FD_FLOOR)
+		floor = (int)(rl.rlim_cur - rl.rlim_cur / 4);
+	int high = floor > fd ? fcntl(fd, F_DUPFD_CLOEXEC, floor) : -1;
 	if (high < 0)
 		return fd;
 	close(fd);
@@ -175,7 +186,7 @@ int gt_session_open(int *origin, struct gt_trace_file *file)
 	}
 	if (session) {
 		*origin = GT_ORIGIN_EXEC;
-		fd = open(session, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+		fd = open(session, GT_TRACE_OPEN_FLAGS);
 		if (fd < 0) {
 			gt_disable("cannot open trace file '", session, "': ", strerror(errno),
 				   "; not tracing this process", NULL);
@@ -187,8 +198,12 @@ int gt_session_open(int *origin, struct gt_trace_file *file)
 		if (fd < 0) {
 			const char *what =
 				gt_settings.output ? gt_settings.output : "gittrace.*.zst";
-			gt_disable("cannot create trace file '", what, "': ", strerror(errno),
-				   "; running untraced", NULL);
+			if (errno == ENXIO) /* a FIFO nobody reads, a device that is not there */
+				gt_disable("trace output '", what,
+					   "' is not a regular file; running untraced", NULL);
+			else
+				gt_disable("cannot create trace file '", what,
+					   "': ", strerror(errno), "; running untraced", NULL);
 			return -1;
 		}
 		if (make_absolute(path, sizeof(path))) {
@@ -216,6 +231,7 @@ int gt_session_open(int *origin, struct gt_trace_file *file)
 		session_set(SESSION_OFF);
 		return -1;
 	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK); /* a regular file: it was moot */
 	file->fd = gt_fd_move_high(fd);
 	file->dev = st.st_dev;
 	file->ino = st.st_ino;
@@ -223,6 +239,27 @@ int gt_session_open(int *origin, struct gt_trace_file *file)
 	if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
 		file->fsize_limit = rl.rlim_cur;
 	return 0;
+}
+
+int gt_session_reopen(struct gt_trace_file *file)
+{
+	const char *session = gt_session_env();
+	const char *path = session ? strchr(session, '=') + 1 : NULL;
+	if (!path || !strcmp(path, SESSION_OFF))
+		return -1;
+	int saved_errno = errno;
+	int fd = open(path, GT_TRACE_OPEN_FLAGS);
+	struct stat st;
+	if (fd >= 0 && (fstat(fd, &st) || st.st_dev != file->dev || st.st_ino != file->ino)) {
+		close(fd); /* another file by that name now */
+		fd = -1;
+	}
+	if (fd >= 0) {
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+		file->fd = gt_fd_move_high(fd);
+	}
+	errno = saved_errno;
+	return fd >= 0 ? 0 : -1;
 }
 
 void gt_session_mark_failed(const struct gt_trace_file *file)

@@ -34,10 +34,18 @@ void gt_session_off(void);
 #define GT_FD_FLOOR 700
 
 /*
- * Moves fd to GT_FD_FLOOR or above, close-on-exec, and returns the new
- * number; fd itself if that fails (too low a descriptor limit).
+ * Moves fd to GT_FD_FLOOR or above (into the top quarter of the allowed
+ * numbers if the limit is lower), close-on-exec, and returns the new
+ * number; fd itself if that fails.
  */
 int gt_fd_move_high(int fd);
+
+/*
+ * After the program closed the trace file's descriptor or put another
+ * file on its number (which stays the program's): opens the run's file
+ * again into file->fd, if the path still names that file. 0 if it does.
+ */
+int gt_session_reopen(struct gt_trace_file *file);
 
 /*
  * Marks the run's file as one that cannot grow (disk full, size limit), so

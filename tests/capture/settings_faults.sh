@@ -34,6 +34,23 @@ one_fault unwritable-dir GITTRACE_OUTPUT="$unwritable/trace.zst"
 one_fault output-is-under-a-file GITTRACE_OUTPUT=/etc/passwd/trace.zst
 one_fault stack-depth-abc GITTRACE_STACK_DEPTH=abc GITTRACE_OUTPUT="$work/depth.zst"
 one_fault buffer-size-zero GITTRACE_BUFFER_SIZE=0 GITTRACE_OUTPUT="$work/buffer.zst"
+# A FIFO nobody reads: opening it for writing would block the program for good.
+mkfifo -m 666 "$work/fifo"
+one_fault output-is-a-fifo GITTRACE_OUTPUT="$work/fifo"
+
+# A stderr whose reader is gone: the warning must not kill the program with
+# SIGPIPE. fd 4 is the write end of a pipe whose read end (fd 3) is closed.
+mkfifo "$work/pipe"
+exec 3<>"$work/pipe" 4>"$work/pipe" 3<&-
+status() {
+	(cd "$work" && "${as_user[@]}" env "$@" "$prog" "$work/pipe-$#.dir" >/dev/null 2>&4) || return $?
+}
+plain_status=0 traced_status=0
+status || plain_status=$?
+status GITTRACE_STACK_DEPTH=abc GITTRACE_OUTPUT="$work/pipe.zst" LD_PRELOAD="$preload" ||
+	traced_status=$?
+exec 4>&-
+check_eq "stderr without a reader: exit status" "$plain_status" "$traced_status"
 
 # An unusable output means no trace anywhere; an invalid setting means the
 # default and a trace all the same.

@@ -1,0 +1,40 @@
+# trace_fd_taken.sh: a program that closes the trace file's descriptor, or
+# puts a file of its own on its number, keeps its trace and its file. The
+# writer finds its descriptor gone at the next block and opens the run's
+# file again by its path (session.c, gt_session_reopen): no warning, a
+# complete trace, and not a byte in the program's file. Here bash does it
+# to every descriptor from 700 up (where the tracer keeps its own) before
+# it execs git, as daemons and Python's close_fds do after a fork.
+#
+# usage: bash trace_fd_taken.sh PRELOAD REPORT WORKDIR
+. "$(dirname "$0")/../lib.sh"
+
+[ $# -eq 3 ] || fail "usage: trace_fd_taken.sh PRELOAD REPORT WORKDIR"
+preload=$1 report=$2 work=$3
+fresh_dir "$work"
+use_git
+
+# each_high_fd ACTION: bash code running ACTION (a redirection) on each
+# descriptor from 700 up, then exec'ing git.
+each_high_fd() {
+	echo 'for fd in /proc/$$/fd/*; do n=${fd##*/}; [ "$n" -ge 700 ] && eval "exec $n'"$1"'"; done; exec git --version'
+}
+
+for how in closed taken; do
+	case $how in
+	closed) script=$(each_high_fd '>&-') ;;
+	taken) script=$(each_high_fd '>>$PWD/mine') ;;
+	esac
+	plain=$(cd "$work" && bash -c "$script" 2>"$work/$how.plain.err")
+	rm -f "$work/mine"
+	traced=$(cd "$work" && GITTRACE_OUTPUT="$work/$how.zst" run_traced "$preload" \
+		bash -c "$script" 2>"$work/$how.err")
+	check_eq "$how: output as untraced" "$plain" "$traced"
+	same_files "$how: stderr as untraced" "$work/$how.plain.err" "$work/$how.err"
+	"$report" --json "$work/$how.zst" >"$work/$how.json"
+	check_eq "$how: trace complete" true "$(jq .trace.complete "$work/$how.json")"
+	check_eq "$how: bash and git traced" '["bash","git"]' \
+		"$(jq -c '[.processes[] | .argv[0] | split("/") | last] | sort' "$work/$how.json")"
+done
+check_eq "the program's own file: empty" 0 "$(stat -c %s "$work/mine")"
+finish
