@@ -37,4 +37,17 @@ for how in closed taken; do
 		"$(jq -c '[.processes[] | .argv[0] | split("/") | last] | sort' "$work/$how.json")"
 done
 check_eq "the program's own file: empty" 0 "$(stat -c %s "$work/mine")"
+
+# Under a descriptor limit below 700 the tracer's own go to the top quarter
+# (192 and up of 256), away from the numbers a shell's exec 3> takes.
+script='exec 3>f3; echo hi >&3; ls /proc/$$/fd; exec git --version'
+plain=$(cd "$work" && ulimit -n 256 && bash -c "$script")
+traced=$(cd "$work" && ulimit -n 256 && GITTRACE_OUTPUT="$work/low.zst" run_traced "$preload" \
+	bash -c "$script" 2>"$work/low.err")
+check_eq "low limit: no warning" "" "$(cat "$work/low.err")"
+check_eq "low limit: the shell's file" hi "$(cat "$work/f3")"
+check_eq "low limit: descriptors the tracer added, below 192" "" \
+	"$(comm -13 <(echo "$plain" | sort) <(echo "$traced" | sort) | awk '$1 < 192')"
+check_eq "low limit: trace complete" true \
+	"$("$report" --json "$work/low.zst" | jq .trace.complete)"
 finish
