@@ -165,7 +165,7 @@ int gt_fd_move_high(int fd)
 	struct rlimit rl;
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur <= GT_FD_FLOOR)
 		floor = (int)(rl.rlim_cur - rl.rlim_cur / 4);
-	int high = floor > fd ? fcntl(fd, F_DUPFD_CLOEXEC, floor) : -1;
+	int high = fcntl(fd, F_DUPFD_CLOEXEC, floor);
 	if (high < 0)
 		return fd;
 	close(fd);
