@@ -16,9 +16,11 @@
 # other failure.
 #
 # What it needs, and does when missing (as root, or through sudo):
-#   - a deb-src entry: /etc/apt/sources.list.d/gittrace-src.sources, copying
-#     URIs/Suites/Components/Signed-By of the first deb822 "Types: deb" entry
-#     in /etc/apt/sources.list.d/debian.sources;
+#   - a deb-src entry, from the first deb entry apt has: with the deb822
+#     /etc/apt/sources.list.d/debian.sources (Debian's images), its first
+#     "Types: deb" stanza copied as gittrace-src.sources; else the first
+#     one-line "deb" line of sources.list (debootstrap writes no deb-src
+#     lines) copied as gittrace-src.list;
 #   - dpkg-dev (apt-get source calls dpkg-source), zlib1g-dev, gcc, make.
 # Only make runs in the unpacked tree, not Debian's build flow (debian/rules):
 # the tests run from the build tree through t/../bin-wrappers, no install.
@@ -87,19 +89,32 @@ has_deb_src() {
 	grep -qsiE '^Types:.*deb-src' /etc/apt/sources.list.d/*.sources
 }
 
+# add_source FILE TEXT: writes TEXT as apt source FILE (in sources.list.d).
+add_source() {
+	log "adding /etc/apt/sources.list.d/$1"
+	printf '# Added by gittrace tests/upstream/build-git.sh: git source for its test suite.\n%s\n' \
+		"$2" | as_root tee "/etc/apt/sources.list.d/$1" >/dev/null
+}
+
 if ! has_deb_src; then
 	debian=/etc/apt/sources.list.d/debian.sources
-	[ -r "$debian" ] || fail "no deb-src entry and no $debian to copy one from"
-	# The first stanza of debian.sources (up to its first blank line), with
-	# Types: deb turned into deb-src and comments dropped.
-	src=$(awk '/^[[:space:]]*$/ { if (n) exit; next }
-		/^#/ { next }
-		/^Types:/ { print "Types: deb-src"; n++; next }
-		{ print; n++ }' "$debian")
-	echo "$src" | grep -q '^URIs:' || fail "no URIs: in the first entry of $debian"
-	log "adding /etc/apt/sources.list.d/gittrace-src.sources"
-	printf '# Added by gittrace tests/upstream/build-git.sh: git source for its test suite.\n%s\n' \
-		"$src" | as_root tee /etc/apt/sources.list.d/gittrace-src.sources >/dev/null
+	if [ -r "$debian" ]; then
+		# The first stanza of debian.sources (up to its first blank line),
+		# with Types: deb turned into deb-src and comments dropped.
+		src=$(awk '/^[[:space:]]*$/ { if (n) exit; next }
+			/^#/ { next }
+			/^Types:/ { print "Types: deb-src"; n++; next }
+			{ print; n++ }' "$debian")
+		echo "$src" | grep -q '^URIs:' || fail "no URIs: in the first entry of $debian"
+		add_source gittrace-src.sources "$src"
+	else
+		# The first one-line deb entry, as deb-src (its [options] kept).
+		src=$({ grep -hsE '^[[:space:]]*deb[[:space:]]' /etc/apt/sources.list \
+			/etc/apt/sources.list.d/*.list || true; } |
+			head -n 1 | sed -E 's/^[[:space:]]*deb[[:space:]]+/deb-src /')
+		[ -n "$src" ] || fail "apt has no deb entry to copy a deb-src entry from"
+		add_source gittrace-src.list "$src"
+	fi
 	as_root apt-get update -qq >&2 || unavailable "apt-get update failed"
 fi
 
