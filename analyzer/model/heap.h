@@ -79,7 +79,8 @@ void gt_heap_free(struct gt_heap *h, struct gt_heap_thread *th, uint64_t ptr, ui
 void gt_heap_finish(struct gt_heap *h);
 
 /* Stack ids are dense from 1 in practice (format.h): index them in an
- * array up to this id, in a hash table beyond (corrupt or exotic input). */
+ * array up to this id, and while they stay near the count of stacks seen;
+ * in a hash table beyond (corrupt or exotic input). */
 #define GT_DENSE_STACK_IDS (1u << 20)
 
 /* The per-stack counters, h->nstacks of them at h->stacks. */

@@ -496,6 +496,16 @@ static void apply_usage(struct gt_image *img, const struct gt_rec_usage *u)
 
 static void check_seq(struct gt_model *m, struct gt_image *img, const struct gt_block *b)
 {
+	/*
+	 * An image's blocks are written by its one process, under its stream's
+	 * lock, in order: one that repeats or goes back is corruption (a copy
+	 * counted twice otherwise), not a block missing.
+	 */
+	if (b->h.seq < img->next_seq)
+		gt_die("corrupt trace: block %u of image %016llx (pid %u) at offset %llu comes "
+		       "after its block %u",
+		       b->h.seq, (unsigned long long)img->id, img->pid,
+		       (unsigned long long)b->offset, img->next_seq - 1);
 	if (b->h.seq != img->next_seq) {
 		gt_warnf("block %u of image %016llx (pid %u) missing before offset %llu",
 			 img->next_seq, (unsigned long long)img->id, img->pid,

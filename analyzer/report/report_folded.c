@@ -9,11 +9,16 @@
 
 #include "die.h"
 
-/* Folded format separators are ';' and the last space: replace them. */
+/*
+ * Folded format separators are ';' and the last space: replace them, and
+ * control characters (a line break, a terminal's escape sequences).
+ */
 static void frame_name(FILE *out, const char *s)
 {
-	for (; *s; s++)
-		fputc(*s == ';' || *s == ' ' || *s == '\n' ? '_' : *s, out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		fputc(c == ';' || c == ' ' || c < 0x20 || c == 0x7f ? '_' : *s, out);
+	}
 }
 
 void gt_report_folded(FILE *out, const struct gt_summary *s, int by_bytes)

@@ -56,15 +56,31 @@ static void verdict_block(FILE *out, const struct gt_verdict *v, const char *tit
 		wrap(out, "  - ", 4, v->evidence[i]);
 }
 
+/*
+ * Appends s to buf (used bytes so far, capacity size), a control character
+ * as '?' (as ls shows them): an argv is the traced program's to choose, and
+ * its newlines or escape sequences must not forge a line of the report or
+ * drive the terminal. Returns the new length.
+ */
+static size_t append_printable(char *buf, size_t used, size_t size, const char *s)
+{
+	for (; *s && used + 1 < size; s++) {
+		unsigned char c = (unsigned char)*s;
+		buf[used++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+	}
+	buf[used] = '\0';
+	return used;
+}
+
 static const char *command(const struct gt_image *img, char *buf, size_t size)
 {
 	size_t used = 0;
 	buf[0] = '\0';
-	for (size_t i = 0; i < img->argc && used + 1 < size; i++)
-		used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? " " : "",
-					 img->argv[i]);
+	for (size_t i = 0; i < img->argc; i++)
+		used = append_printable(buf, append_printable(buf, used, size, i ? " " : ""), size,
+					img->argv[i]);
 	if (!img->argc)
-		snprintf(buf, size, "%s", img->exe ? img->exe : "?");
+		append_printable(buf, 0, size, img->exe ? img->exe : "?");
 	return buf;
 }
 

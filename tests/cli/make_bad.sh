@@ -2,7 +2,8 @@
 # Derives the bad inputs of the CLI tests from a good trace, into DIR:
 #   empty, text (not a trace), gzip, random bytes inside the first block's
 #   zstd frame, a block header claiming a newer major version, and a record
-#   running past its block (a valid zstd frame with a lying record length).
+#   running past its block (a valid zstd frame with a lying record length),
+#   blocks missing, junk after them, a block repeated.
 # Usage: make_bad.sh GOOD_TRACE DIR GITTRACE_REPORT
 set -e
 good=$1 dir=$2
@@ -34,3 +35,6 @@ next=$(printf '%s\n' "$offsets" | sed -n 4p)
 second=$(printf '%s\n' "$offsets" | sed -n 2p)
 { cat "$dir/gap.zst"; head -c "$((second + 30))" "$good" | tail -c 30; } >"$dir/gap_torn.zst"
 { cat "$dir/gap.zst"; printf 'XXXXXXXXXXXXXXXX'; } >"$dir/gap_junk.zst"
+# The first block again at the end: a copy, which would count its calls
+# twice; an image's blocks never repeat or go back.
+{ cat "$good"; head -c "$second" "$good"; } >"$dir/repeated.zst"
