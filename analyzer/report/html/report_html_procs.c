@@ -7,6 +7,7 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
+#include <uthash.h>
 
 #include "die.h"
 
@@ -19,34 +20,83 @@ static int before(const struct gt_image *a, const struct gt_image *b)
 	return a->order < b->order;
 }
 
+/* Processes by a number (image id, pid): their indexes in s->procs, in order. */
+struct by_key {
+	uint64_t key;
+	size_t *procs;
+	size_t n, cap;
+	UT_hash_handle hh;
+};
+
+static void by_key_add(struct by_key **map, uint64_t key, size_t i)
+{
+	struct by_key *e;
+	HASH_FIND(hh, *map, &key, sizeof(key), e);
+	if (!e) {
+		e = gt_xcalloc(1, sizeof(*e));
+		e->key = key;
+		HASH_ADD(hh, *map, key, sizeof(e->key), e);
+	}
+	if (e->n == e->cap) {
+		e->cap = e->cap ? 2 * e->cap : 4;
+		e->procs = gt_xrealloc(e->procs, e->cap * sizeof(*e->procs));
+	}
+	e->procs[e->n++] = i;
+}
+
+static const struct by_key *by_key_find(struct by_key *map, uint64_t key)
+{
+	struct by_key *e;
+	HASH_FIND(hh, map, &key, sizeof(key), e);
+	return e;
+}
+
+static void by_key_free(struct by_key **map)
+{
+	struct by_key *e, *tmp;
+	HASH_ITER(hh, *map, e, tmp)
+	{
+		HASH_DEL(*map, e);
+		free(e->procs);
+		free(e);
+	}
+}
+
+struct lookup {
+	struct by_key *by_id, *by_pid;
+};
+
 /*
  * The index in s->procs of the process that started procs[i], or -1: the
  * forking image when the trace says so; for an exec, the image of the same
  * pid that ended by exec most recently before; else the latest image of
- * the parent pid that started before it.
+ * the parent pid that started before it. Found through the images of that
+ * id or pid only: a trace of tens of thousands of processes is no square.
  */
-static long parent_of(const struct gt_summary *s, size_t i)
+static long parent_of(const struct gt_summary *s, const struct lookup *l, size_t i)
 {
 	const struct gt_image *img = s->procs[i].img;
+	const struct by_key *e =
+		img->parent_image_id ? by_key_find(l->by_id, img->parent_image_id) : NULL;
+	for (size_t j = 0; e && j < e->n; j++)
+		if (e->procs[j] != i && before(s->procs[e->procs[j]].img, img))
+			return (long)e->procs[j];
 	long best = -1;
-	for (size_t k = 0; k < s->n; k++) {
+	e = img->origin == GT_ORIGIN_EXEC ? by_key_find(l->by_pid, img->pid) : NULL;
+	for (size_t j = 0; e && j < e->n; j++) {
+		size_t k = e->procs[j];
 		const struct gt_image *o = s->procs[k].img;
-		if (k != i && img->parent_image_id && o->id == img->parent_image_id &&
-		    before(o, img))
-			return (long)k;
-	}
-	for (size_t k = 0; img->origin == GT_ORIGIN_EXEC && k < s->n; k++) {
-		const struct gt_image *o = s->procs[k].img;
-		if (k != i && o->pid == img->pid && o->ended && o->end.reason == GT_END_EXEC &&
-		    before(o, img) && (best < 0 || before(s->procs[best].img, o)))
+		if (k != i && o->ended && o->end.reason == GT_END_EXEC && before(o, img) &&
+		    (best < 0 || before(s->procs[best].img, o)))
 			best = (long)k;
 	}
 	if (best >= 0)
 		return best;
-	for (size_t k = 0; k < s->n; k++) {
+	e = by_key_find(l->by_pid, img->ppid);
+	for (size_t j = 0; e && j < e->n; j++) {
+		size_t k = e->procs[j];
 		const struct gt_image *o = s->procs[k].img;
-		if (k != i && o->pid == img->ppid && before(o, img) &&
-		    (best < 0 || before(s->procs[best].img, o)))
+		if (k != i && before(o, img) && (best < 0 || before(s->procs[best].img, o)))
 			best = (long)k;
 	}
 	return best;
@@ -95,16 +145,47 @@ static void row(FILE *out, const struct gt_proc *p, int depth, const struct tota
 		gt_verdict_class_names[p->verdict.cls], gt_verdict_class_names[p->verdict.cls]);
 }
 
-static void subtree(FILE *out, const struct gt_summary *s, const long *parent,
-		    const size_t *by_start, long at, int depth, const struct totals *t)
+/*
+ * Each process under its parent, depth first, children in order of start:
+ * children[first[p] .. first[p + 1]) are those of p, roots (parent -1) at
+ * p = n. A loop, not a recursion: a chain of processes may be long.
+ */
+static void tree_rows(FILE *out, const struct gt_summary *s, const long *parent,
+		      const size_t *by_start, const struct totals *t)
 {
-	for (size_t k = 0; k < s->n; k++) {
-		size_t i = by_start[k];
-		if (parent[i] != at)
-			continue;
-		row(out, &s->procs[i], depth, t);
-		subtree(out, s, parent, by_start, (long)i, depth + 1, t);
+	size_t n = s->n, *first = gt_xcalloc(n + 2, sizeof(*first));
+	size_t *children = gt_xcalloc(n ? n : 1, sizeof(*children));
+	for (size_t i = 0; i < n; i++)
+		first[(parent[i] < 0 ? n : (size_t)parent[i]) + 1]++;
+	for (size_t p = 0; p <= n; p++)
+		first[p + 1] += first[p];
+	size_t *filled = gt_xcalloc(n + 1, sizeof(*filled));
+	for (size_t k = 0; k < n; k++) {
+		size_t i = by_start[k], p = parent[i] < 0 ? n : (size_t)parent[i];
+		children[first[p] + filled[p]++] = i;
 	}
+	/* The path from a root down: each entry a parent and its next child. */
+	struct level {
+		size_t p, next;
+	} *path = gt_xcalloc(n + 1, sizeof(*path));
+	size_t depth = 0;
+	path[0] = (struct level){n, first[n]};
+	for (;;) {
+		struct level *at = &path[depth];
+		if (at->next == first[at->p + 1]) {
+			if (!depth)
+				break;
+			depth--;
+			continue;
+		}
+		size_t i = children[at->next++];
+		row(out, &s->procs[i], (int)depth, t);
+		path[++depth] = (struct level){i, first[i]};
+	}
+	free(path);
+	free(filled);
+	free(children);
+	free(first);
 }
 
 struct start {
@@ -121,11 +202,16 @@ static int started_first(const void *a, const void *b)
 void gt_html_procs(FILE *out, const struct gt_summary *s)
 {
 	struct totals t = {0, 0, 0};
-	long *parent = gt_xcalloc(s->n, sizeof(*parent));
-	struct start *starts = gt_xcalloc(s->n, sizeof(*starts));
-	size_t *by_start = gt_xcalloc(s->n, sizeof(*by_start));
+	long *parent = gt_xcalloc(s->n ? s->n : 1, sizeof(*parent));
+	struct start *starts = gt_xcalloc(s->n ? s->n : 1, sizeof(*starts));
+	size_t *by_start = gt_xcalloc(s->n ? s->n : 1, sizeof(*by_start));
+	struct lookup l = {NULL, NULL};
 	for (size_t i = 0; i < s->n; i++) {
-		parent[i] = parent_of(s, i);
+		by_key_add(&l.by_id, s->procs[i].img->id, i);
+		by_key_add(&l.by_pid, s->procs[i].img->pid, i);
+	}
+	for (size_t i = 0; i < s->n; i++) {
+		parent[i] = parent_of(s, &l, i);
 		starts[i] = (struct start){s->procs[i].img, i};
 		t.events += (double)s->procs[i].img->events;
 		t.cpu += s->procs[i].cpu;
@@ -145,11 +231,13 @@ void gt_html_procs(FILE *out, const struct gt_summary *s)
 	      "<th title=\"share of the process's own CPU time inside mmap, munmap, mremap\">"
 	      "in mmap</th><th>verdict</th></tr></thead><tbody>\n",
 	      out);
-	subtree(out, s, parent, by_start, -1, 0, &t);
+	tree_rows(out, s, parent, by_start, &t);
 	fputs("</tbody></table>\n", out);
 	if (!gt_model_complete(s->m))
 		fputs("<p class=\"note\">* incomplete: killed, or the trace was cut short</p>\n",
 		      out);
+	by_key_free(&l.by_id);
+	by_key_free(&l.by_pid);
 	free(parent);
 	free(starts);
 	free(by_start);
