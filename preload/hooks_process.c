@@ -3,9 +3,9 @@
  * writes everything it holds and its END record, since no destructor will
  * run; exit() only notes the status for the destructor's END. Exec,
  * spawn, system and popen add the run's GITTRACE_SESSION, and libgittrace
- * in LD_PRELOAD, to the new program's environment (exec_env.c). dlopen re-announces the
- * module map so stacks through the new library resolve; dlclose tells the
- * stack walk that code it read rules for may be gone.
+ * in LD_PRELOAD, to the new program's environment (exec_env.c). dlopen
+ * re-announces the module map so stacks through the new library resolve;
+ * dlclose tells the stack walk that code it read rules for may be gone.
  */
 #include "exec_env.h"
 #include "image.h"
