@@ -172,6 +172,16 @@ int gt_fd_move_high(int fd)
 	return high;
 }
 
+/*
+ * The trace file, opened and found a regular file, as the writer keeps it:
+ * blocking again (O_NONBLOCK was moot on it) and high (gt_fd_move_high).
+ */
+static int writer_fd(int fd)
+{
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return gt_fd_move_high(fd);
+}
+
 int gt_session_open(int *origin, struct gt_trace_file *file)
 {
 	const char *session = secure_getenv(SESSION_VAR);
@@ -231,8 +241,7 @@ int gt_session_open(int *origin, struct gt_trace_file *file)
 		session_set(SESSION_OFF);
 		return -1;
 	}
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK); /* a regular file: it was moot */
-	file->fd = gt_fd_move_high(fd);
+	file->fd = writer_fd(fd);
 	file->dev = st.st_dev;
 	file->ino = st.st_ino;
 	file->fsize_limit = UINT64_MAX;
@@ -254,10 +263,8 @@ int gt_session_reopen(struct gt_trace_file *file)
 		close(fd); /* another file by that name now */
 		fd = -1;
 	}
-	if (fd >= 0) {
-		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-		file->fd = gt_fd_move_high(fd);
-	}
+	if (fd >= 0)
+		file->fd = writer_fd(fd);
 	errno = saved_errno;
 	return fd >= 0 ? 0 : -1;
 }

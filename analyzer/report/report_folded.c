@@ -4,6 +4,7 @@
  */
 #include "report.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -15,10 +16,8 @@
  */
 static void frame_name(FILE *out, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		fputc(c == ';' || c == ' ' || c < 0x20 || c == 0x7f ? '_' : *s, out);
-	}
+	for (; *s; s++)
+		fputc(*s == ';' || *s == ' ' || iscntrl((unsigned char)*s) ? '_' : *s, out);
 }
 
 void gt_report_folded(FILE *out, const struct gt_summary *s, int by_bytes)

@@ -4,6 +4,7 @@
  */
 #include "report.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,10 +65,8 @@ static void verdict_block(FILE *out, const struct gt_verdict *v, const char *tit
  */
 static size_t append_printable(char *buf, size_t used, size_t size, const char *s)
 {
-	for (; *s && used + 1 < size; s++) {
-		unsigned char c = (unsigned char)*s;
-		buf[used++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
-	}
+	for (; *s && used + 1 < size; s++)
+		buf[used++] = iscntrl((unsigned char)*s) ? '?' : *s;
 	buf[used] = '\0';
 	return used;
 }

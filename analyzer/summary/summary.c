@@ -4,6 +4,7 @@
 #include "summary.h"
 #include "callers.h"
 
+#include <ctype.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,11 +188,6 @@ static void build_sites(struct gt_summary *s, struct gt_proc *p)
 		p->sites[j]->index = j;
 }
 
-static int is_control(char c)
-{
-	return (unsigned char)c < 0x20 || c == 0x7f;
-}
-
 /*
  * Appends arg, which holds control characters, to buf at len (capacity
  * cap) in the $'...' quoting of bash, zsh and POSIX.1-2024: each control
@@ -203,7 +199,7 @@ static size_t dollar_quote(char *buf, size_t len, size_t cap, const char *arg)
 	if (len + 2 < cap)
 		len += (size_t)snprintf(buf + len, cap - len, "$'");
 	for (const char *c = arg; *c && len + 5 < cap; c++) {
-		if (is_control(*c))
+		if (iscntrl((unsigned char)*c))
 			len += (size_t)snprintf(buf + len, cap - len, "\\x%02x", (unsigned char)*c);
 		else if (*c == '\'' || *c == '\\')
 			len += (size_t)snprintf(buf + len, cap - len, "\\%c", *c);
@@ -221,7 +217,7 @@ static void shell_quote(char *buf, size_t cap, const char *arg)
 	size_t len = strlen(buf);
 	int control = 0;
 	for (const char *c = arg; *c; c++)
-		control |= is_control(*c);
+		control |= iscntrl((unsigned char)*c);
 	if (control) {
 		if (len && len + 1 < cap)
 			buf[len++] = ' ';
