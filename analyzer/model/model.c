@@ -137,7 +137,7 @@ static void free_modules(struct gt_image *img)
 	}
 	free(img->mods);
 	img->mods = NULL;
-	img->nmods = 0;
+	img->nmods = img->mods_cap = 0;
 }
 
 static void queue_ended(struct gt_model *m, struct gt_image *img)
@@ -217,38 +217,65 @@ static void retire_due(struct gt_model *m)
 	}
 }
 
+/* A module's end, saturated: a crafted size may run past the address space. */
+static uint64_t module_end(uint64_t base, uint64_t size)
+{
+	return base + size < base ? UINT64_MAX : base + size;
+}
+
 /*
  * Adds one module, replacing any of the image's modules its range
  * overlaps (format.h: the map is rewritten after every dlopen). A relative
  * path is joined with the image's cwd, as symbols.h requires.
+ *
+ * The modules are kept sorted by base and never overlap, so their ends are
+ * sorted too, and the ones a new module overlaps are one run of them:
+ * found by two binary searches, not a pass over all (a trace may carry
+ * every module again after each of thousands of dlopens). A module of
+ * size 0 holds no address: it is not kept, so that no lookup lands on it.
  */
 static void apply_module(struct gt_image *img, const struct gt_rec_module *r)
 {
-	uint64_t end = r->base + r->size < r->base ? UINT64_MAX : r->base + r->size;
-	size_t keep = 0;
-	for (size_t i = 0; i < img->nmods; i++) {
-		struct gt_module *o = &img->mods[i];
-		if (o->base < end && r->base < o->base + o->size) {
-			free(o->path);
-			free(o->build_id);
-		} else {
-			img->mods[keep++] = *o;
-		}
+	if (r->size == 0)
+		return;
+	uint64_t end = module_end(r->base, r->size);
+	/* first: the first module ending past r's base; last: the first starting at or past r's
+	 * end. */
+	size_t first = 0, hi = img->nmods;
+	while (first < hi) {
+		size_t mid = first + (hi - first) / 2;
+		if (module_end(img->mods[mid].base, img->mods[mid].size) <= r->base)
+			first = mid + 1;
+		else
+			hi = mid;
 	}
-	img->nmods = keep;
-	img->mods = gt_xrealloc(img->mods, (img->nmods + 1) * sizeof(*img->mods));
-	size_t at = 0;
-	while (at < img->nmods && img->mods[at].base < r->base)
-		at++;
-	memmove(img->mods + at + 1, img->mods + at, (img->nmods - at) * sizeof(*img->mods));
-	img->nmods++;
-	struct gt_module *mod = &img->mods[at];
+	size_t last = first;
+	hi = img->nmods;
+	while (last < hi) {
+		size_t mid = last + (hi - last) / 2;
+		if (img->mods[mid].base < end)
+			last = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = first; i < last; i++) {
+		free(img->mods[i].path);
+		free(img->mods[i].build_id);
+	}
+	size_t n = img->nmods - (last - first) + 1;
+	if (n > img->mods_cap) {
+		img->mods_cap = n < 16 ? 16 : 2 * n;
+		img->mods = gt_xrealloc(img->mods, img->mods_cap * sizeof(*img->mods));
+	}
+	memmove(img->mods + first + 1, img->mods + last, (img->nmods - last) * sizeof(*img->mods));
+	img->nmods = n;
+	struct gt_module *mod = &img->mods[first];
 	mod->base = r->base;
 	mod->size = r->size;
 	if (r->path.len && r->path.p[0] != '/' && img->cwd && img->cwd[0] == '/') {
-		size_t n = strlen(img->cwd) + 1 + r->path.len + 1;
-		mod->path = gt_xmalloc(n);
-		snprintf(mod->path, n, "%s/%.*s", img->cwd, (int)r->path.len, r->path.p);
+		size_t len = strlen(img->cwd) + 1 + r->path.len + 1;
+		mod->path = gt_xmalloc(len);
+		snprintf(mod->path, len, "%s/%.*s", img->cwd, (int)r->path.len, r->path.p);
 	} else {
 		mod->path = gt_xstrndup(r->path.p, r->path.len);
 	}

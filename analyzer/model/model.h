@@ -71,8 +71,8 @@ struct gt_image {
 	int block_start;   /* the next CALL's delta is from the block's base_ns */
 	uint64_t first_ns; /* time of the first CALL (0 if none) */
 	struct gt_thread *threads, *cur;
-	struct gt_module *mods;
-	size_t nmods;
+	struct gt_module *mods; /* sorted by base, none overlapping */
+	size_t nmods, mods_cap;
 	struct gt_stack *stacks;
 
 	uint64_t calls[GT_FN_COUNT];

@@ -22,6 +22,7 @@ struct gt_reader {
 	uint64_t pos;
 	uint64_t size;
 	int torn;
+	unsigned first_major; /* the first block's; 0 before it */
 	ZSTD_DCtx *dctx;
 	uint8_t *frame;
 	size_t frame_cap;
@@ -58,8 +59,17 @@ static size_t read_some(struct gt_reader *r, void *buf, size_t n)
 	return got;
 }
 
+/*
+ * A torn tail: what is before it stays readable. A trace torn in its
+ * first block has nothing readable, which is an error rather than a
+ * report of no processes.
+ */
 static void torn(struct gt_reader *r, uint64_t block_off, uint64_t got, uint64_t want)
 {
+	if (block_off == 0)
+		gt_die("'%s' was cut short in its first block (%llu of %llu bytes): nothing to "
+		       "report",
+		       r->path, (unsigned long long)got, (unsigned long long)want);
 	r->torn = 1;
 	gt_warnf("trace cut short at offset %llu: read %llu of %llu bytes of the last block",
 		 (unsigned long long)block_off, (unsigned long long)got, (unsigned long long)want);
@@ -140,6 +150,11 @@ int gt_reader_next_into(struct gt_reader *r, struct gt_block *b, uint8_t **buf, 
 			       r->path);
 		gt_die("corrupt block header at offset %llu: bad magic", (unsigned long long)off);
 	}
+	/* One run writes one format: a newer major after older blocks is damage. */
+	if (b->h.major > GT_FORMAT_MAJOR && r->first_major)
+		gt_die("corrupt block header at offset %llu: format %u.x among blocks of format "
+		       "%u.x",
+		       (unsigned long long)off, b->h.major, r->first_major);
 	if (b->h.major > GT_FORMAT_MAJOR)
 		gt_die("block at offset %llu has format %u.%u, newer than the %d.x this "
 		       "gittrace-report reads; upgrade gittrace",
@@ -181,6 +196,8 @@ int gt_reader_next_into(struct gt_reader *r, struct gt_block *b, uint8_t **buf, 
 		gt_die("corrupt block at offset %llu: %zu bytes of records, header says %u",
 		       (unsigned long long)data_off, n, b->h.raw_size);
 	b->raw = raw;
+	if (!r->first_major)
+		r->first_major = b->h.major;
 	return 1;
 }
 

@@ -3,7 +3,8 @@
 #   empty, text (not a trace), gzip, random bytes inside the first block's
 #   zstd frame, a block header claiming a newer major version, and a record
 #   running past its block (a valid zstd frame with a lying record length),
-#   blocks missing, junk after them, a block repeated.
+#   blocks missing, junk after them, a block repeated, a trace cut inside
+#   its first block, a later block claiming a newer major version.
 # Usage: make_bad.sh GOOD_TRACE DIR GITTRACE_REPORT
 set -e
 good=$1 dir=$2
@@ -38,3 +39,11 @@ second=$(printf '%s\n' "$offsets" | sed -n 2p)
 # The first block again at the end: a copy, which would count its calls
 # twice; an image's blocks never repeat or go back.
 { cat "$good"; head -c "$second" "$good"; } >"$dir/repeated.zst"
+# Cut inside the first block's header, then inside its frame: nothing
+# whole to read, which is an error, not a report of no processes.
+head -c 30 "$good" >"$dir/first_cut_header.zst"
+head -c $((second - 1)) "$good" >"$dir/first_cut_frame.zst"
+# The second block's major set to 5: one run writes one format, so this
+# is damage, not a trace for a newer gittrace-report.
+cp "$good" "$dir/newer_later.zst"
+printf '\005\000' | dd of="$dir/newer_later.zst" bs=1 seek=$((second + 12)) conv=notrunc 2>/dev/null
