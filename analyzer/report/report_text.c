@@ -384,7 +384,23 @@ void gt_report_text(FILE *out, const struct gt_summary *s, size_t top)
 		wrap(out, "note: ", 6, note);
 	}
 	tree(out, s);
-	for (size_t i = 0; i < s->n; i++)
-		process(out, s, &s->procs[i], top);
+	/*
+	 * A process that made no hooked call (a child forked only to exec,
+	 * most often) has nothing a section would say beyond its row in the
+	 * table: git gc would otherwise print a page of zeros for each.
+	 */
+	size_t quiet = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		if (s->procs[i].img->events)
+			process(out, s, &s->procs[i], top);
+		else
+			quiet++;
+	}
+	if (quiet)
+		fprintf(out,
+			"\n%zu process%s made no calls: %s row%s in the table above %s all there "
+			"is\n",
+			quiet, quiet == 1 ? "" : "es", quiet == 1 ? "its" : "their",
+			quiet == 1 ? "" : "s", quiet == 1 ? "is" : "are");
 	gt_report_phases_text_note(out, s->phases);
 }

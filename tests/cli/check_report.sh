@@ -4,6 +4,7 @@
 #   CASE.jq         a jq program that must print true for `--json TRACE`
 #   CASE.dump.jq    (optional) one that must print true for `--dump TRACE`,
 #                   read as one raw string (jq -R -s)
+#   CASE.text.jq    (optional) the same for the text report of TRACE
 #   CASE.stderr     (optional) lines that must each appear in the stderr
 #                   of `--json TRACE`
 # Usage: check_report.sh REPORT TRACE CASE
@@ -24,6 +25,12 @@ if [ -e "$case.dump.jq" ]; then
 	jq -R -s -e -f "$case.dump.jq" "$out/dump" >/dev/null ||
 		fail "--dump is not what $case.dump.jq wants"
 	echo "ok: --dump as $case.dump.jq wants"
+fi
+if [ -e "$case.text.jq" ]; then
+	"$report" "$trace" >"$out/text" 2>/dev/null || fail "text report exit status $?"
+	jq -R -s -e -f "$case.text.jq" "$out/text" >/dev/null ||
+		fail "the text report is not what $case.text.jq wants"
+	echo "ok: the text report as $case.text.jq wants"
 fi
 if [ -e "$case.stderr" ]; then
 	while IFS= read -r line; do
