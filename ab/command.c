@@ -6,37 +6,7 @@
 #include <string.h>
 
 #include "die.h"
-
-static int is_git(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	return strcmp(slash ? slash + 1 : path, "git") == 0;
-}
-
-/* git's global options that take the next word as their value (git.c, handle_options). */
-static int takes_value(const char *option)
-{
-	static const char *const with_value[] = {"-C",
-						 "-c",
-						 "--git-dir",
-						 "--work-tree",
-						 "--namespace",
-						 "--super-prefix",
-						 "--config-env",
-						 "--attr-source",
-						 "--shallow-file"};
-	for (size_t i = 0; i < sizeof(with_value) / sizeof(with_value[0]); i++)
-		if (strcmp(option, with_value[i]) == 0)
-			return 1;
-	return 0;
-}
-
-/* Options git runs as a command: the global options end there. */
-static int ends_options(const char *option)
-{
-	return !strcmp(option, "-h") || !strcmp(option, "--help") || !strcmp(option, "-v") ||
-	       !strcmp(option, "--version");
-}
+#include "gittrace/git_argv.h"
 
 /*
  * Whether the n bytes at a name the variable key does: git ignores case in
@@ -79,11 +49,11 @@ char **gt_ab_command_for(const struct gt_ab_variant *v, char *const *argv)
 	for (size_t i = 0; i < n; i++)
 		out[i] = gt_ab_xstrdup(argv[i]);
 	out[n] = NULL;
-	if (!n || !is_git(argv[0]))
+	if (!n || strcmp(gt_git_basename(argv[0]), "git") != 0)
 		return out;
 	/* The global options end at the first word that is not one: the subcommand. */
-	for (size_t i = 1; i + 1 < n && argv[i][0] == '-' && !ends_options(argv[i]); i++) {
-		if (!takes_value(argv[i]))
+	for (size_t i = 1; i + 1 < n && argv[i][0] == '-' && !gt_git_option_ends(argv[i]); i++) {
+		if (!gt_git_option_takes_value(argv[i]))
 			continue;
 		const struct gt_ab_setting *s =
 			strcmp(argv[i], "-c") == 0 ? setting_for(v, argv[i + 1]) : NULL;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "die.h"
+#include "gittrace/git_argv.h"
 
 static char *site_key(const struct gt_frame *f, size_t n)
 {
@@ -260,6 +261,25 @@ static char *root_command(const struct gt_model *m)
 		break;
 	}
 	return gt_xstrndup(buf, strlen(buf));
+}
+
+/*
+ * The git subcommand of the run that packs loose objects itself, NULL if
+ * none does: it maps them to pack them, so "run git gc" is no advice there.
+ */
+static const char *packing_subcommand(const struct gt_model *m)
+{
+	static const char *const packers[] = {"gc", "repack", "maintenance", "prune"};
+	for (size_t i = 0; i < gt_model_count(m); i++) {
+		const struct gt_image *img = gt_model_image(m, i);
+		const char *sub =
+			img->has_info ? gt_git_subcommand(img->argc, (const char *const *)img->argv)
+				      : NULL;
+		for (size_t k = 0; sub && k < sizeof(packers) / sizeof(packers[0]); k++)
+			if (strcmp(sub, packers[k]) == 0)
+				return packers[k];
+	}
+	return NULL;
 }
 
 static int heavier(const void *a, const void *b)
@@ -541,11 +561,13 @@ void gt_summary_finish(struct gt_summary *s, const struct gt_model *m)
 	if (s->n) /* qsort(NULL, 0) is undefined: a trace with no process */
 		qsort(s->procs, s->n, sizeof(*s->procs), heavier);
 	s->command = root_command(m);
+	const char *packer = packing_subcommand(m);
 	for (size_t i = 0; i < s->n; i++) {
 		struct gt_proc *p = &s->procs[i];
 		struct gt_verdict_input in;
 		fill_input(&in, p);
 		in.command = s->command;
+		in.packer = packer;
 		const char **names = top_names(p, &in.ntop_sites);
 		in.top_sites = names;
 		struct gt_replay_delta *replay =
@@ -560,6 +582,7 @@ void gt_summary_finish(struct gt_summary *s, const struct gt_model *m)
 	struct gt_verdict_input in;
 	tree_input(&in, s);
 	in.command = s->command;
+	in.packer = packer;
 	const char **names = s->n ? top_names(&s->procs[0], &in.ntop_sites) : NULL;
 	in.top_sites = names;
 	struct gt_replay_delta *replay =

@@ -374,7 +374,11 @@ void gt_verdict_compute(struct gt_verdict *v, const struct gt_verdict_input *in)
 			 (unsigned long long)in->temporary);
 	window_facts(v, in);
 	inflating_env(v, in);
-	if (in->loose_mmaps)
+	if (in->loose_mmaps && in->packer)
+		EVIDENCE("%llu loose objects mapped: objects not in packs, which the run's "
+			 "git %s packs",
+			 (unsigned long long)in->loose_mmaps, in->packer);
+	else if (in->loose_mmaps)
 		EVIDENCE("%llu loose objects mapped: objects not in packs",
 			 (unsigned long long)in->loose_mmaps);
 
@@ -419,7 +423,7 @@ void gt_verdict_compute(struct gt_verdict *v, const struct gt_verdict_input *in)
 		SUGGEST("check the prediction by measuring: gittrace --confirm -- %s", command(in));
 		break;
 	}
-	if (in->loose_mmaps)
+	if (in->loose_mmaps && !in->packer)
 		SUGGEST("run git gc (or git maintenance run --task=gc) to pack loose objects; "
 			"this is not a window problem");
 }

@@ -192,6 +192,14 @@ int main(void)
 	CHECK(any(v.suggestions, v.nsuggestions, "starting with create_delta"));
 	CHECK(any(v.suggestions, v.nsuggestions, "git gc"));
 	gt_verdict_release(&v);
+	/* The same loose objects mapped by a run that packs them (git gc): no advice to run it. */
+	in.packer = "gc";
+	gt_verdict_compute(&v, &in);
+	CHECK(!any(v.suggestions, v.nsuggestions, "git gc"));
+	CHECK(any(v.evidence, v.nevidence,
+		  "3 loose objects mapped: objects not in packs, which the "
+		  "run's git gc packs"));
+	gt_verdict_release(&v);
 
 	/*
 	 * Many small windows mapped at once, none evicted (a lowered
