@@ -235,9 +235,10 @@ static void time_inside(struct gt_verdict *v, const struct gt_verdict_input *in,
 			 "estimated %.3f s are left out",
 			 denom, in->tracer_seconds);
 	if (in->capped_calls)
-		EVIDENCE("%llu calls took implausibly long for the bytes they handled (a busy "
+		EVIDENCE("%llu call%s took implausibly long for the bytes %s handled (a busy "
 			 "machine: the thread waited for a CPU); %.3f s left out of the shares",
-			 (unsigned long long)in->capped_calls, in->capped_seconds);
+			 (unsigned long long)in->capped_calls, in->capped_calls == 1 ? "" : "s",
+			 in->capped_calls == 1 ? "it" : "they", in->capped_seconds);
 }
 
 static void window_suggestions(struct gt_verdict *v, const struct gt_verdict_input *in)
