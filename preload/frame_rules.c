@@ -23,6 +23,7 @@
 #include "frame_rules.h"
 #include "build_id.h"
 #include "pages.h"
+#include "tracer.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -303,7 +304,7 @@ static struct gt_frame_rule read_rule(uintptr_t ip)
 	Dwarf_Frame *frame;
 	if (m && m->cfi && !dwarf_cfi_addrframe(m->cfi, ip - m->bias, &frame)) {
 		r = rule_of_frame(frame);
-		free(frame); /* libdw's: passes through untraced, as its malloc did */
+		free(frame); /* libdw's: the tracer's own, as its malloc was */
 	}
 	return r;
 }
@@ -352,6 +353,8 @@ int gt_frame_rule_learn(uintptr_t ip)
 	 */
 	if (pthread_mutex_trylock(&learning))
 		return -1;
+	/* libdw and libelf allocate, and those calls are the tracer's own. */
+	int guard = gt_own_begin();
 	/* open and close are cancellation points: never leave the lock held. */
 	int cancel_state;
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state);
@@ -371,6 +374,7 @@ int gt_frame_rule_learn(uintptr_t ip)
 			put(t, ip, read_rule(ip));
 	}
 	pthread_setcancelstate(cancel_state, NULL);
+	gt_own_end(guard);
 	pthread_mutex_unlock(&learning);
 	return failed;
 }

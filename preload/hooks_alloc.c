@@ -58,11 +58,13 @@ static void *untraced_realloc(void *ptr, size_t size)
 
 GT_EXPORT void *GT_HOOK_NAME(malloc)(size_t size)
 {
-	if (!gt_enter())
+	if (!gt_enter_call())
 		return untraced_malloc(size);
 	int timed = gt_stream_begin_call(GT_FN_MALLOC);
 	uint64_t t0 = GT_TIMED_BEGIN(timed);
+	gt_real_begin();
 	void *r = gt_real_malloc(size);
+	gt_real_end();
 	GT_RECORD(malloc, timed, t0, GT_TIMED_END(timed), size, GT_U(r));
 	gt_leave();
 	return r;
@@ -70,11 +72,13 @@ GT_EXPORT void *GT_HOOK_NAME(malloc)(size_t size)
 
 GT_EXPORT void *GT_HOOK_NAME(calloc)(size_t nmemb, size_t size)
 {
-	if (!gt_enter())
+	if (!gt_enter_call())
 		return untraced_calloc(nmemb, size);
 	int timed = gt_stream_begin_call(GT_FN_CALLOC);
 	uint64_t t0 = GT_TIMED_BEGIN(timed);
+	gt_real_begin();
 	void *r = gt_real_calloc(nmemb, size);
+	gt_real_end();
 	GT_RECORD(calloc, timed, t0, GT_TIMED_END(timed), nmemb, size, GT_U(r));
 	gt_leave();
 	return r;
@@ -84,11 +88,13 @@ GT_EXPORT void *GT_HOOK_NAME(realloc)(void *ptr, size_t size)
 {
 	if (ptr && gt_arena_owns(ptr))
 		return realloc_from_arena(ptr, size);
-	if (!gt_enter())
+	if (!gt_enter_call())
 		return untraced_realloc(ptr, size);
 	int timed = gt_stream_begin_call(GT_FN_REALLOC);
 	uint64_t t0 = GT_TIMED_BEGIN(timed);
+	gt_real_begin();
 	void *r = gt_real_realloc(ptr, size);
+	gt_real_end();
 	GT_RECORD(realloc, timed, t0, GT_TIMED_END(timed), GT_U(ptr), size, GT_U(r));
 	gt_leave();
 	return r;
@@ -103,14 +109,16 @@ GT_EXPORT void *GT_HOOK_NAME(reallocarray)(void *ptr, size_t nmemb, size_t size)
 		}
 		return realloc_from_arena(ptr, nmemb * size);
 	}
-	if (!gt_enter()) {
+	if (!gt_enter_call()) {
 		if (!gt_real_reallocarray)
 			gt_resolve_real();
 		return gt_real_reallocarray(ptr, nmemb, size);
 	}
 	int timed = gt_stream_begin_call(GT_FN_REALLOCARRAY);
 	uint64_t t0 = GT_TIMED_BEGIN(timed);
+	gt_real_begin();
 	void *r = gt_real_reallocarray(ptr, nmemb, size);
+	gt_real_end();
 	GT_RECORD(reallocarray, timed, t0, GT_TIMED_END(timed), GT_U(ptr), nmemb, size, GT_U(r));
 	gt_leave();
 	return r;
@@ -120,7 +128,7 @@ GT_EXPORT void GT_HOOK_NAME(free)(void *ptr)
 {
 	if (ptr && gt_arena_owns(ptr))
 		return; /* bootstrap memory is never returned */
-	if (gt_called_by_unwinder(__builtin_return_address(0)) || !gt_enter()) {
+	if (gt_called_by_unwinder(__builtin_return_address(0)) || !gt_enter_call()) {
 		if (!gt_real_free)
 			gt_resolve_real();
 		if (gt_real_free)
@@ -129,21 +137,25 @@ GT_EXPORT void GT_HOOK_NAME(free)(void *ptr)
 	}
 	int timed = gt_stream_begin_call(GT_FN_FREE);
 	uint64_t t0 = timed ? gt_now_ns() : gt_stream_untimed_ns();
+	gt_real_begin();
 	gt_real_free(ptr);
+	gt_real_end();
 	GT_RECORD(free, timed, t0, timed ? gt_now_ns() : t0, GT_U(ptr));
 	gt_leave();
 }
 
 GT_EXPORT int GT_HOOK_NAME(posix_memalign)(void **memptr, size_t alignment, size_t size)
 {
-	if (!gt_enter()) {
+	if (!gt_enter_call()) {
 		if (!gt_real_posix_memalign)
 			gt_resolve_real();
 		return gt_real_posix_memalign(memptr, alignment, size);
 	}
 	int timed = gt_stream_begin_call(GT_FN_POSIX_MEMALIGN);
 	uint64_t t0 = GT_TIMED_BEGIN(timed);
+	gt_real_begin();
 	int ret = gt_real_posix_memalign(memptr, alignment, size);
+	gt_real_end();
 	GT_RECORD(posix_memalign, timed, t0, GT_TIMED_END(timed), alignment, size,
 		  ret == 0 ? GT_U(*memptr) : 0, (uint64_t)ret);
 	gt_leave();
@@ -157,14 +169,16 @@ GT_EXPORT int GT_HOOK_NAME(posix_memalign)(void **memptr, size_t alignment, size
 #define GT_ALIGNED_HOOK(name, params, call_args, ...)                                              \
 	GT_EXPORT void *GT_HOOK_NAME(name) params                                                  \
 	{                                                                                          \
-		if (!gt_enter()) {                                                                 \
+		if (!gt_enter_call()) {                                                            \
 			if (!gt_real_##name)                                                       \
 				gt_resolve_real();                                                 \
 			return gt_real_##name call_args;                                           \
 		}                                                                                  \
 		int timed = gt_stream_begin_call((enum gt_fn)gt_fn_of_##name);                     \
 		uint64_t t0 = GT_TIMED_BEGIN(timed);                                               \
+		gt_real_begin();                                                                   \
 		void *r = gt_real_##name call_args;                                                \
+		gt_real_end();                                                                     \
 		GT_RECORD(name, timed, t0, GT_TIMED_END(timed), __VA_ARGS__);                      \
 		gt_leave();                                                                        \
 		return r;                                                                          \

@@ -80,7 +80,7 @@ static void *raw_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t
 GT_EXPORT void *GT_HOOK_NAME(mmap)(void *addr, size_t len, int prot, int flags, int fd,
 				   off_t offset)
 {
-	if (!gt_enter()) {
+	if (!gt_enter_call()) {
 		if (!gt_real_mmap)
 			gt_resolve_real();
 		return gt_real_mmap ? gt_real_mmap(addr, len, prot, flags, fd, offset)
@@ -88,7 +88,9 @@ GT_EXPORT void *GT_HOOK_NAME(mmap)(void *addr, size_t len, int prot, int flags, 
 	}
 	gt_stream_begin_call(GT_FN_MMAP); /* always timed */
 	uint64_t t0 = gt_now_ns();
+	gt_real_begin();
 	void *r = gt_real_mmap(addr, len, prot, flags, fd, offset);
+	gt_real_end();
 	record_mmap(GT_FN_MMAP, t0, gt_now_ns(), addr, len, prot, flags, fd, (uint64_t)offset, r);
 	gt_leave();
 	return r;
@@ -97,7 +99,7 @@ GT_EXPORT void *GT_HOOK_NAME(mmap)(void *addr, size_t len, int prot, int flags, 
 GT_EXPORT void *GT_HOOK_NAME(mmap64)(void *addr, size_t len, int prot, int flags, int fd,
 				     off64_t offset)
 {
-	if (!gt_enter()) {
+	if (!gt_enter_call()) {
 		if (!gt_real_mmap64)
 			gt_resolve_real();
 		return gt_real_mmap64 ? gt_real_mmap64(addr, len, prot, flags, fd, offset)
@@ -105,7 +107,9 @@ GT_EXPORT void *GT_HOOK_NAME(mmap64)(void *addr, size_t len, int prot, int flags
 	}
 	gt_stream_begin_call(GT_FN_MMAP64); /* always timed */
 	uint64_t t0 = gt_now_ns();
+	gt_real_begin();
 	void *r = gt_real_mmap64(addr, len, prot, flags, fd, offset);
+	gt_real_end();
 	record_mmap(GT_FN_MMAP64, t0, gt_now_ns(), addr, len, prot, flags, fd, (uint64_t)offset, r);
 	gt_leave();
 	return r;
@@ -113,7 +117,7 @@ GT_EXPORT void *GT_HOOK_NAME(mmap64)(void *addr, size_t len, int prot, int flags
 
 GT_EXPORT int GT_HOOK_NAME(munmap)(void *addr, size_t len)
 {
-	if (gt_called_by_unwinder(__builtin_return_address(0)) || !gt_enter()) {
+	if (gt_called_by_unwinder(__builtin_return_address(0)) || !gt_enter_call()) {
 		if (!gt_real_munmap)
 			gt_resolve_real();
 		return gt_real_munmap ? gt_real_munmap(addr, len)
@@ -121,7 +125,9 @@ GT_EXPORT int GT_HOOK_NAME(munmap)(void *addr, size_t len)
 	}
 	gt_stream_begin_call(GT_FN_MUNMAP); /* always timed */
 	uint64_t t0 = gt_now_ns();
+	gt_real_begin();
 	int r = gt_real_munmap(addr, len);
+	gt_real_end();
 	uint64_t t1 = gt_now_ns();
 	struct rusage ru;
 	int saved_errno = errno;
@@ -145,14 +151,16 @@ GT_EXPORT void *GT_HOOK_NAME(mremap)(void *old_addr, size_t old_len, size_t new_
 		new_addr = va_arg(ap, void *);
 		va_end(ap);
 	}
-	if (!gt_enter()) {
+	if (!gt_enter_call()) {
 		if (!gt_real_mremap)
 			gt_resolve_real();
 		return gt_real_mremap(old_addr, old_len, new_len, flags, new_addr);
 	}
 	gt_stream_begin_call(GT_FN_MREMAP); /* always timed */
 	uint64_t t0 = gt_now_ns();
+	gt_real_begin();
 	void *r = gt_real_mremap(old_addr, old_len, new_len, flags, new_addr);
+	gt_real_end();
 	uint64_t t1 = gt_now_ns();
 	uint8_t size[GT_CALL_ARGS_MAX], other[GT_CALL_ARGS_MAX];
 	int saved_errno = errno;

@@ -20,6 +20,7 @@
  *     1.6's on Linux, and hooks_fd.c is not built here.
  */
 #include "interpose.h"
+#include "tracer.h"
 
 #include <dlfcn.h>
 #include <malloc/malloc.h>
@@ -90,6 +91,8 @@ void gt_resolve_real(void)
 	GT_DARWIN_HOOKS(GT_REAL)
 #undef GT_REAL
 	gt_real_execvpe = darwin_execvpe;
+	/* libsystem_malloc takes its memory from the kernel, not through mmap. */
+	gt_real_call_guard = GT_GUARD_HOOK;
 }
 
 struct gt_interpose {

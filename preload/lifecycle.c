@@ -52,7 +52,7 @@ int gt_enter_slow(void)
 {
 	if (gt_tracer_claim_start()) {
 		int saved_errno = errno; /* opening the file, the unwinder's init */
-		gt_in_tracer = 1;
+		gt_in_tracer = GT_GUARD_OWN;
 		gt_resolve_real();
 		/*
 		 * A process that could not start tracing tells the programs it
@@ -62,13 +62,19 @@ int gt_enter_slow(void)
 		 */
 		if (start())
 			gt_session_off();
-		gt_in_tracer = 0;
+		gt_in_tracer = GT_GUARD_NONE;
 		errno = saved_errno;
 	}
 	if (__atomic_load_n(&gt_state, __ATOMIC_ACQUIRE) != GT_STATE_ON)
 		return 0;
-	gt_in_tracer = 1;
+	gt_in_tracer = GT_GUARD_HOOK;
 	return 1;
+}
+
+void gt_note_busy(void)
+{
+	if (__atomic_load_n(&gt_state, __ATOMIC_ACQUIRE) == GT_STATE_ON)
+		gt_stream_note_busy();
 }
 
 /*
@@ -82,14 +88,13 @@ static void after_fork_in_child(void)
 	if (__atomic_load_n(&gt_state, __ATOMIC_ACQUIRE) != GT_STATE_ON)
 		return;
 	int saved_errno = errno;
-	int saved_guard = gt_in_tracer;
 	uint64_t parent = gt_image_id;
-	gt_in_tracer = 1;
+	int saved_guard = gt_own_begin();
 	gt_image_id = gt_image_new_id();
 	gt_writer_reset_after_fork();
 	gt_stream_reset_after_fork(gt_image_id);
 	gt_image_begin(GT_ORIGIN_FORK, parent);
-	gt_in_tracer = saved_guard;
+	gt_own_end(saved_guard);
 	errno = saved_errno;
 }
 

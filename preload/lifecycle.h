@@ -22,13 +22,31 @@ static inline int gt_enter(void)
 		return 0;
 	if (__atomic_load_n(&gt_state, __ATOMIC_ACQUIRE) != GT_STATE_ON)
 		return gt_enter_slow();
-	gt_in_tracer = 1;
+	gt_in_tracer = GT_GUARD_HOOK;
 	return 1;
+}
+
+/* Counts a call a signal handler made while its thread was in a hook's own work. */
+void gt_note_busy(void);
+
+/*
+ * gt_enter for the hooks that record a CALL. A call that comes while this
+ * thread is in a hook's own work was made by a signal handler: it cannot
+ * be recorded (the hook may hold the stream), so it is counted, and the
+ * trace says how many were dropped (format.h, DROPPED, reason busy).
+ */
+static inline int gt_enter_call(void)
+{
+	if (gt_in_tracer == GT_GUARD_HOOK) {
+		gt_note_busy();
+		return 0;
+	}
+	return gt_enter();
 }
 
 static inline void gt_leave(void)
 {
-	gt_in_tracer = 0;
+	gt_in_tracer = GT_GUARD_NONE;
 }
 
 /* Status given to exit(), recorded by the exit hook for the END record. */

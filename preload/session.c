@@ -198,7 +198,7 @@ int gt_session_open(int *origin, struct gt_trace_file *file)
 		*origin = GT_ORIGIN_EXEC;
 		fd = open(session, GT_TRACE_OPEN_FLAGS);
 		if (fd < 0) {
-			gt_disable("cannot open trace file '", session, "': ", strerror(errno),
+			gt_disable("cannot open trace file '", session, "': ", gt_strerror(errno),
 				   "; not tracing this process", NULL);
 			return -1;
 		}
@@ -213,7 +213,7 @@ int gt_session_open(int *origin, struct gt_trace_file *file)
 					   "' is not a regular file; running untraced", NULL);
 			else
 				gt_disable("cannot create trace file '", what,
-					   "': ", strerror(errno), "; running untraced", NULL);
+					   "': ", gt_strerror(errno), "; running untraced", NULL);
 			return -1;
 		}
 		if (make_absolute(path, sizeof(path))) {

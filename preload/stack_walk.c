@@ -39,6 +39,7 @@
 #include "pages.h"
 #include "settings.h"
 #include "tls.h"
+#include "tracer.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -171,7 +172,11 @@ static struct memo *thread_memo(void)
 {
 	if (!memo && have_memo_key) {
 		struct memo *m = gt_pages(sizeof(*m));
-		if (m && pthread_setspecific(memo_key, m)) {
+		/* A key past glibc's first 32 gets its slots from calloc: the tracer's own. */
+		int guard = gt_own_begin();
+		int failed = m && pthread_setspecific(memo_key, m);
+		gt_own_end(guard);
+		if (failed) {
 			gt_pages_free(m, sizeof(*m));
 			m = NULL;
 		}

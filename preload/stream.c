@@ -75,6 +75,7 @@ static struct {
 	uint32_t last_serial;  /* thread of the previous call in the block */
 	int ended;	       /* END written: write each record at once */
 	uint64_t calls, drops;
+	uint64_t busy;	    /* calls counted by gt_stream_note_busy, not yet written (atomic) */
 	uint64_t tracer_ns; /* estimated time spent in the tracer (atomic) */
 } st = {.lock = GT_STREAM_LOCK_INITIALIZER};
 
@@ -205,6 +206,7 @@ void gt_stream_reset_after_fork(uint64_t image_id)
 	st.next_serial = 0;
 	st.ended = 0;
 	st.calls = st.drops = 0;
+	__atomic_store_n(&st.busy, 0, __ATOMIC_RELAXED); /* the parent writes its own */
 	st.tracer_ns = 0;
 	st.image_id = image_id;
 	st.pid = (uint32_t)getpid();
@@ -332,11 +334,35 @@ static int make_room(size_t need, uint64_t *flush_ns)
 	return st.total + need <= st.cap ? 0 : -1;
 }
 
+/* The most bytes a DROPPED record takes: its tag, length and two fields. */
+#define GT_DROPPED_MAX (2 + 3 * GT_UV_MAX)
+
+void gt_stream_note_busy(void)
+{
+	__atomic_add_fetch(&st.busy, 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * Writes the calls counted busy since the last time as one DROPPED record.
+ * Lock held, GT_DROPPED_MAX bytes of room made. A handler on this thread
+ * may count one more meanwhile: it stays for the next record.
+ */
+static void put_busy(void)
+{
+	if (!__atomic_load_n(&st.busy, __ATOMIC_RELAXED))
+		return;
+	uint64_t n = __atomic_exchange_n(&st.busy, 0, __ATOMIC_RELAXED);
+	uint8_t body[2 * GT_UV_MAX];
+	uint8_t *end = gt_encode_dropped_body(body, n, GT_DROP_BUSY);
+	put_record(GT_REC_DROPPED, body, (size_t)(end - body));
+}
+
 void gt_stream_record(enum gt_record_tag tag, const uint8_t *body, size_t len)
 {
 	uint64_t flush_ns = 0;
 	pthread_mutex_lock(&st.lock);
-	if (make_room(1 + GT_UV_MAX + len, &flush_ns) == 0) {
+	if (make_room(GT_DROPPED_MAX + 1 + GT_UV_MAX + len, &flush_ns) == 0) {
+		put_busy();
 		put_record(tag, body, len);
 		if (st.ended)
 			flush_locked(); /* its time is counted there */
@@ -445,10 +471,11 @@ int gt_stream_call(enum gt_fn fn, int timed, uint64_t t0, uint64_t t1,
 		t1 = untimed_time(fn, shift);
 	else
 		note_reading(t1);
-	if (make_room(GT_CALL_OVERHEAD + args_len(args), &flush_ns)) {
+	if (make_room(GT_DROPPED_MAX + GT_CALL_OVERHEAD + args_len(args), &flush_ns)) {
 		st.drops++;
 		goto out;
 	}
+	put_busy();
 	if (self.serial != st.last_serial) {
 		uint8_t *end = gt_encode_thread_body(body, self.serial, self.tid);
 		put_record(GT_REC_THREAD, body, (size_t)(end - body));

@@ -93,6 +93,13 @@ void gt_stream_set_ended(int ended);
 int gt_stream_init(uint64_t image_id);
 void gt_stream_reset_after_fork(uint64_t image_id);
 
+/*
+ * Counts a call a signal handler made while its thread was in a hook's
+ * own work (tracer.h, GT_GUARD_HOOK): the next record written is preceded
+ * by a DROPPED record (reason busy) with the count. Async-signal-safe.
+ */
+void gt_stream_note_busy(void);
+
 /* Calls recorded and dropped by this image so far. */
 uint64_t gt_stream_calls(void);
 uint64_t gt_stream_drops(void);

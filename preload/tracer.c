@@ -13,6 +13,7 @@
 #include <string.h>
 
 GT_TLS int gt_in_tracer;
+int gt_real_call_guard = GT_GUARD_OWN;
 int gt_state = GT_STATE_NEW;
 
 int gt_tracer_claim_start(void)
@@ -57,4 +58,12 @@ void gt_disable(const char *first, ...)
 void gt_stop_quietly(void)
 {
 	__atomic_store_n(&gt_state, GT_STATE_OFF, __ATOMIC_RELEASE);
+}
+
+const char *gt_strerror(int err)
+{
+	int guard = gt_own_begin();
+	const char *s = strerror(err);
+	gt_own_end(guard);
+	return s;
 }

@@ -8,8 +8,59 @@
 
 #include "tls.h"
 
-/* Set while this thread runs tracer code: nested calls pass through. */
-extern GT_TLS int gt_in_tracer;
+/*
+ * The recursion guard: what this thread is doing inside the tracer. A
+ * hooked call made meanwhile passes straight through, unrecorded.
+ */
+enum gt_guard {
+	GT_GUARD_NONE, /* outside the tracer */
+	/*
+	 * A hook's own work: recording, walking a stack, writing a block. No
+	 * code of the tracer's calls a hooked function there, so such a call
+	 * comes from a signal handler that interrupted the hook: the program's,
+	 * counted as dropped (lifecycle.h, gt_enter_call).
+	 */
+	GT_GUARD_HOOK,
+	/*
+	 * The tracer's start-up, or a library working for it (libunwind, libdw,
+	 * dlsym): the calls they make are the tracer's own (gt_own_begin).
+	 */
+	GT_GUARD_OWN,
+};
+extern GT_TLS int gt_in_tracer; /* enum gt_guard */
+
+/*
+ * The guard a recording hook holds while the real function runs:
+ * GT_GUARD_HOOK when libc serves the malloc family and the maps itself (it
+ * calls no hooked function inside them, so a call made meanwhile comes
+ * from a signal handler); GT_GUARD_OWN when another library does (an
+ * allocator preloaded after libgittrace), whose own mmaps pass through as
+ * they always did. Set by gt_resolve_real (interpose.h).
+ */
+extern int gt_real_call_guard;
+
+static inline void gt_real_begin(void)
+{
+	gt_in_tracer = gt_real_call_guard;
+}
+
+static inline void gt_real_end(void)
+{
+	gt_in_tracer = GT_GUARD_HOOK;
+}
+
+/* Around code whose hooked calls are the tracer's own; returns what to restore. */
+static inline int gt_own_begin(void)
+{
+	int was = gt_in_tracer;
+	gt_in_tracer = GT_GUARD_OWN;
+	return was;
+}
+
+static inline void gt_own_end(int was)
+{
+	gt_in_tracer = was;
+}
 
 enum gt_state { GT_STATE_NEW, GT_STATE_STARTING, GT_STATE_ON, GT_STATE_OFF };
 /* enum gt_state, accessed atomically; written by tracer.c alone. */
@@ -40,5 +91,8 @@ void gt_disable(const char *first, ...) __attribute__((sentinel));
  * cannot grow). Safe to call from any thread.
  */
 void gt_stop_quietly(void);
+
+/* strerror, whose messages (a locale's translation) may come from malloc: the tracer's own. */
+const char *gt_strerror(int err);
 
 #endif /* GT_TRACER_H */

@@ -14,6 +14,7 @@
 #include "fork_guard.h"
 #include "settings.h"
 #include "stack_walk.h"
+#include "tracer.h"
 
 #include <libunwind.h>
 #include <link.h>
@@ -69,7 +70,9 @@ int gt_unwind(uintptr_t *ips, int max)
 	void *raw[GT_MAX_STACK_DEPTH + 8];
 	int skip_room = 8; /* our own frames: hook, gt_stream_call, gt_unwind */
 	gt_fork_guard_enter();
+	int guard = gt_own_begin(); /* libunwind's caches come from malloc */
 	int n = unw_backtrace(raw, max + skip_room);
+	gt_own_end(guard);
 	gt_fork_guard_leave();
 	int first = 0;
 	while (first < n && (uintptr_t)raw[first] >= self.start && (uintptr_t)raw[first] < self.end)

@@ -168,9 +168,9 @@ int gt_writer_write_block(const struct gt_block_header *h, const struct gt_raw_p
 			continue;
 		if (w <= 0) {
 			gt_session_mark_failed(&file);
-			gt_disable(
-				"cannot write trace file: ", w < 0 ? strerror(errno) : "no space",
-				"; tracing stopped, the trace ends here", NULL);
+			gt_disable("cannot write trace file: ",
+				   w < 0 ? gt_strerror(errno) : "no space",
+				   "; tracing stopped, the trace ends here", NULL);
 			errno = saved_errno;
 			return -1;
 		}

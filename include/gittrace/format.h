@@ -326,9 +326,11 @@ static inline unsigned gt_columns_of_major(unsigned major)
 #define GT_FIELDS_EXEC_FAILED(F) F(err, S, "errno")
 
 /*
- * DROPPED: calls the tracer saw but could not record. Reserved for a writer
- * that can report drops as they happen; libgittrace reports its drops (a
- * record too big for an empty buffer, which its limits rule out) in END.
+ * DROPPED: count calls the tracer saw but could not record, for a reason.
+ * libgittrace writes one (reason busy) before the next record after calls
+ * that a signal handler made while its thread was inside the tracer; its
+ * other drops (a record too big for an empty buffer, which its limits rule
+ * out) it counts in END. A reader adds up the counts of every DROPPED.
  */
 #define GT_FIELDS_DROPPED(F) F(count, U, "count") F(reason, DROP_REASON, "reason")
 
@@ -359,12 +361,13 @@ enum gt_end_reason {
 enum gt_drop_reason {
 	GT_DROP_NO_MEMORY = 0,	  /* the tracer could not get memory */
 	GT_DROP_LOCK_TIMEOUT = 1, /* final flush could not take the lock */
+	GT_DROP_BUSY = 2,	  /* made by a signal handler while its thread was in the tracer */
 };
 
 /* Names of the enums' values (reports, --dump); "unknown" for others. */
 static const char *const gt_origin_names[] = {"root", "fork", "exec"};
 static const char *const gt_end_reason_names[] = {"exit", "_exit", "exec"};
-static const char *const gt_drop_reason_names[] = {"no-memory", "lock-timeout"};
+static const char *const gt_drop_reason_names[] = {"no-memory", "lock-timeout", "busy"};
 #define GT_NAME_OF(names, v) ((v) < sizeof(names) / sizeof((names)[0]) ? (names)[v] : "unknown")
 
 /*
