@@ -263,9 +263,19 @@ static char *root_command(const struct gt_model *m)
 	return gt_xstrndup(buf, strlen(buf));
 }
 
+static int has_arg(const struct gt_image *img, const char *arg)
+{
+	for (size_t i = 1; i < img->argc; i++)
+		if (strcmp(img->argv[i], arg) == 0)
+			return 1;
+	return 0;
+}
+
 /*
  * The git subcommand of the run that packs loose objects itself, NULL if
  * none does: it maps them to pack them, so "run git gc" is no advice there.
+ * A gc or maintenance with --auto may find nothing to do; when it packs,
+ * the repack it runs is in the tree.
  */
 static const char *packing_subcommand(const struct gt_model *m)
 {
@@ -275,7 +285,9 @@ static const char *packing_subcommand(const struct gt_model *m)
 		const char *sub =
 			img->has_info ? gt_git_subcommand(img->argc, (const char *const *)img->argv)
 				      : NULL;
-		for (size_t k = 0; sub && k < sizeof(packers) / sizeof(packers[0]); k++)
+		if (!sub || has_arg(img, "--auto"))
+			continue;
+		for (size_t k = 0; k < sizeof(packers) / sizeof(packers[0]); k++)
 			if (strcmp(sub, packers[k]) == 0)
 				return packers[k];
 	}

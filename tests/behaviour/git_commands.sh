@@ -37,7 +37,14 @@ case_grep() { git_case grep wt -- -c grep.threads=2 grep --threads=2 -n -e "pack
 case_repack() { git_case repack origin.git -- repack -adf; }
 # gc runs pack-refs, reflog expire, repack (and its pack-objects), prune,
 # worktree prune and rerere gc: several children.
-case_gc() { git_case gc wt -- gc; }
+case_gc() {
+	git_case gc wt -- gc
+	# It maps the work tree's loose objects to pack them: no advice to run gc.
+	check_eq "gc: its loose objects, packed by the run itself" 1 \
+		"$(jq '[.verdict.evidence[] | select(test("loose objects mapped: .*, which the run.s git gc packs"))] | length' "$work/gc.json")"
+	check_eq "gc: no suggestion to run git gc" 0 \
+		"$(jq '[.verdict.suggestions[], .processes[].verdict.suggestions[] | select(test("^run git gc"))] | length' "$work/gc.json")"
+}
 case_fsck() { git_case fsck origin.git -- fsck --full --strict; }
 # --no-local: upload-pack, pack-objects and index-pack instead of copying files.
 case_clone() { git_case clone . -- clone --no-local origin.git cloned; }
