@@ -239,8 +239,10 @@ static void apply_module(struct gt_image *img, const struct gt_rec_module *r)
 	if (r->size == 0)
 		return;
 	uint64_t end = module_end(r->base, r->size);
-	/* first: the first module ending past r's base; last: the first starting at or past r's
-	 * end. */
+	/*
+	 * first: the first module that ends past r's base; last: the first
+	 * that starts at or past r's end. [first, last) overlap r.
+	 */
 	size_t first = 0, hi = img->nmods;
 	while (first < hi) {
 		size_t mid = first + (hi - first) / 2;
