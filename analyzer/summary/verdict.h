@@ -95,9 +95,9 @@ struct gt_verdict_input {
 	uint64_t pack_regions;		   /* distinct pack (file, offset, length) */
 	double thrash;			   /* pack maps / pack regions (maps.h) */
 	uint64_t loose_mmaps;
-	const char
-		*packer; /* the run's git subcommand that packs loose objects itself; NULL: none */
-	uint64_t window; /* inferred window, 0 unknown */
+	/* The run's git subcommand that packs loose objects itself; NULL: none. */
+	const char *packer;
+	uint64_t window;	    /* inferred window, 0 unknown */
 	uint64_t peak_pack_windows; /* mapped at once, at least: peak pack bytes / window */
 	uint64_t evictions;	    /* LRU unmaps of pack windows */
 	uint64_t limit_at_least, limit_below; /* limit_below UINT64_MAX: none */
