@@ -51,8 +51,9 @@ char **gt_ab_command_for(const struct gt_ab_variant *v, char *const *argv)
 	out[n] = NULL;
 	if (!n || strcmp(gt_git_basename(argv[0]), "git") != 0)
 		return out;
-	/* The global options end at the first word that is not one: the subcommand. */
-	for (size_t i = 1; i + 1 < n && argv[i][0] == '-' && !gt_git_option_ends(argv[i]); i++) {
+	/* The -c values among git's global options, which end at the subcommand. */
+	size_t end = gt_git_options_end(n, (const char *const *)argv);
+	for (size_t i = 1; i + 1 < end; i++) {
 		if (!gt_git_option_takes_value(argv[i]))
 			continue;
 		const struct gt_ab_setting *s =

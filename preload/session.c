@@ -250,6 +250,11 @@ int gt_session_open(int *origin, struct gt_trace_file *file)
 	return 0;
 }
 
+int gt_session_holds(const struct gt_trace_file *file, int fd, struct stat *st)
+{
+	return fstat(fd, st) == 0 && st->st_dev == file->dev && st->st_ino == file->ino;
+}
+
 int gt_session_reopen(struct gt_trace_file *file)
 {
 	const char *session = gt_session_env();
@@ -259,7 +264,7 @@ int gt_session_reopen(struct gt_trace_file *file)
 	int saved_errno = errno;
 	int fd = open(path, GT_TRACE_OPEN_FLAGS);
 	struct stat st;
-	if (fd >= 0 && (fstat(fd, &st) || st.st_dev != file->dev || st.st_ino != file->ino)) {
+	if (fd >= 0 && !gt_session_holds(file, fd, &st)) {
 		close(fd); /* another file by that name now */
 		fd = -1;
 	}
@@ -272,7 +277,6 @@ int gt_session_reopen(struct gt_trace_file *file)
 void gt_session_mark_failed(const struct gt_trace_file *file)
 {
 	struct stat st;
-	if (fstat(file->fd, &st) == 0 && st.st_dev == file->dev && st.st_ino == file->ino &&
-	    S_ISREG(st.st_mode))
+	if (gt_session_holds(file, file->fd, &st) && S_ISREG(st.st_mode))
 		fchmod(file->fd, (st.st_mode & 07777) | S_ISVTX);
 }

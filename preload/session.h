@@ -3,6 +3,7 @@
 #define GT_SESSION_H
 
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 /* The run's trace file, as the session opened it; the writer owns it then. */
@@ -12,6 +13,9 @@ struct gt_trace_file {
 	ino_t ino;	      /* closed the fd and reused the number */
 	uint64_t fsize_limit; /* RLIMIT_FSIZE, or UINT64_MAX */
 };
+
+/* Whether fd holds the run's file (file's device and inode); *st is fd's status. */
+int gt_session_holds(const struct gt_trace_file *file, int fd, struct stat *st);
 
 /*
  * Opens the run's trace file: the root of a run creates it (safely, see

@@ -90,10 +90,10 @@ void gt_writer_reset_after_fork(void)
 static int may_write(size_t len)
 {
 	struct stat st;
-	int ours = !fstat(file.fd, &st) && st.st_dev == file.dev && st.st_ino == file.ino;
+	int ours = gt_session_holds(&file, file.fd, &st);
 	/* The program closed the descriptor, or put a file of its own on its number. */
 	if (!ours && gt_session_reopen(&file) == 0)
-		ours = !fstat(file.fd, &st);
+		ours = gt_session_holds(&file, file.fd, &st);
 	if (!ours) {
 		gt_disable("the program closed the trace file's descriptor; tracing stopped, the "
 			   "trace ends here",
