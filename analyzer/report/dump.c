@@ -99,7 +99,7 @@ static void dump_frames(const struct gt_dump *d, const struct gt_image *img, uin
 			fputc(';', d->out);
 		gt_dump_escape(d->out, f[i].function, strlen(f[i].function));
 	}
-	gt_frames_free(f, n);
+	free(f);
 }
 
 /*

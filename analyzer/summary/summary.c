@@ -13,17 +13,65 @@
 #include "die.h"
 #include "gittrace/git_argv.h"
 
-static char *site_key(const struct gt_frame *f, size_t n)
+/*
+ * Fills the summary's scratch key with the identity of the frames f[0..n):
+ * their names are the symbolizer's interned pointers, so equal frames give
+ * equal bytes. Returns its length in bytes.
+ */
+static size_t site_key(struct gt_summary *s, const struct gt_frame *f, size_t n)
 {
-	size_t len = 1;
+	if (!s->key || n > s->key_cap) { /* never NULL: uthash compares it */
+		s->key_cap = n > 8 ? 2 * n : 16;
+		s->key = gt_xrealloc(s->key, s->key_cap * sizeof(*s->key));
+	}
 	for (size_t i = 0; i < n; i++)
-		len += strlen(f[i].function) + (f[i].file ? strlen(f[i].file) : 0) + 24;
-	char *key = gt_xmalloc(len), *p = key;
-	*p = '\0';
-	for (size_t i = 0; i < n; i++)
-		p += snprintf(p, len - (size_t)(p - key), "%s@%s:%d;", f[i].function,
-			      f[i].file ? f[i].file : "", f[i].line);
+		s->key[i] = (struct gt_site_key){f[i].function, f[i].file, f[i].line};
+	return n * sizeof(*s->key);
+}
+
+/*
+ * The key's hash for uthash: its words mixed by multiplication, far cheaper
+ * than uthash's byte-wise hash on keys of hundreds of bytes. Tables iterate
+ * in insertion order, so pointer values never reach the output.
+ */
+static unsigned key_hash(const struct gt_site_key *key, size_t len)
+{
+	const uint64_t mix = 0x9E3779B97F4A7C15ull;
+	uint64_t h = len;
+	for (size_t i = 0; i < len / sizeof(*key); i++) {
+		h = (h ^ (uintptr_t)key[i].function) * mix;
+		h = (h ^ (uintptr_t)key[i].file) * mix;
+		h = (h ^ (uint64_t)key[i].line) * mix;
+	}
+	return (unsigned)(h >> 32);
+}
+
+static struct gt_site_key *copy_key(const struct gt_summary *s, size_t len)
+{
+	struct gt_site_key *key = gt_xmalloc(len ? len : 1);
+	memcpy(key, s->key, len);
 	return key;
+}
+
+static int str_cmp(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+/* Ties of equal counts, by the frames' names: the same order in every run. */
+static int by_frames(const struct gt_site *x, const struct gt_site *y)
+{
+	for (size_t i = 0; i < x->nframes && i < y->nframes; i++) {
+		const struct gt_frame *a = &x->frames[i], *b = &y->frames[i];
+		int c = str_cmp(a->function, b->function);
+		if (!c)
+			c = str_cmp(a->file, b->file);
+		if (!c)
+			c = (a->line > b->line) - (a->line < b->line);
+		if (c)
+			return c;
+	}
+	return (x->nframes > y->nframes) - (x->nframes < y->nframes);
 }
 
 int gt_site_by_allocations(const void *a, const void *b)
@@ -34,7 +82,7 @@ int gt_site_by_allocations(const void *a, const void *b)
 		return x->allocations < y->allocations ? 1 : -1;
 	if (x->bytes != y->bytes)
 		return x->bytes < y->bytes ? 1 : -1;
-	return strcmp(x->key, y->key);
+	return by_frames(x, y);
 }
 
 /* qsort order of sites: the larger of one counter (at offset counter) first, then by key. */
@@ -45,7 +93,7 @@ static int heavier_by(const void *a, const void *b, size_t counter)
 	uint64_t cx, cy;
 	memcpy(&cx, (const char *)x + counter, sizeof(cx));
 	memcpy(&cy, (const char *)y + counter, sizeof(cy));
-	return cx < cy ? 1 : cx > cy ? -1 : strcmp(x->key, y->key);
+	return cx < cy ? 1 : cx > cy ? -1 : by_frames(x, y);
 }
 
 int gt_site_by_bytes(const void *a, const void *b)
@@ -63,27 +111,9 @@ int gt_site_by_peak(const void *a, const void *b)
 	return heavier_by(a, b, offsetof(struct gt_site, at_peak_bytes));
 }
 
-struct gt_function_name {
-	UT_hash_handle hh;
-	char name[]; /* key */
-};
-
-static const char *intern(struct gt_summary *s, const char *name)
-{
-	struct gt_function_name *e;
-	HASH_FIND_STR(s->function_names, name, e);
-	if (!e) {
-		size_t len = strlen(name);
-		e = gt_xcalloc(1, sizeof(*e) + len + 1);
-		memcpy(e->name, name, len + 1);
-		HASH_ADD_KEYPTR(hh, s->function_names, e->name, len, e);
-	}
-	return e->name;
-}
-
 /*
- * A stack's function names as interned pointers, the key: thousands of
- * short processes of one program have the same stacks.
+ * A stack's function names (the symbolizer's interned pointers), the key:
+ * thousands of short processes of one program have the same stacks.
  */
 struct gt_function_list {
 	UT_hash_handle hh;
@@ -102,7 +132,7 @@ static void set_program_frames(struct gt_summary *s, struct gt_proc_stack *ps,
 	size_t len = ps->nfunctions * sizeof(const char *);
 	struct gt_function_list *e = gt_xcalloc(1, sizeof(*e) + len);
 	for (size_t i = first; i < n; i++)
-		e->functions[i - first] = intern(s, f[i].function);
+		e->functions[i - first] = f[i].function;
 	struct gt_function_list *have;
 	HASH_FIND(hh, s->function_lists, e->functions, len, have);
 	if (have) {
@@ -141,22 +171,19 @@ static void build_sites(struct gt_summary *s, struct gt_proc *p)
 			if (first == n) /* only allocator frames: keep the outermost */
 				first = n ? n - 1 : 0;
 		}
-		char *key = f ? site_key(f + first, n - first) : gt_xstrndup("?", 1);
+		size_t key_len = site_key(s, n ? f + first : NULL, n - first);
+		unsigned hash = key_hash(s->key, key_len);
 		struct gt_site *site;
-		HASH_FIND_STR(table, key, site);
+		HASH_FIND_BYHASHVALUE(hh, table, s->key, key_len, hash, site);
 		if (site) {
-			free(key);
-			gt_frames_free(f, n);
+			free(f);
 		} else {
 			site = gt_xcalloc(1, sizeof(*site));
-			site->key = key;
+			site->key = copy_key(s, key_len);
+			site->key_len = key_len;
+			site->key_hash = hash;
 			if (n) {
 				/* Keep only the frames from the site outwards. */
-				for (size_t i = 0; i < first; i++) {
-					free(f[i].function);
-					free(f[i].file);
-					free(f[i].module);
-				}
 				memmove(f, f + first, (n - first) * sizeof(*f));
 				site->nframes = n - first;
 				site->frames = f;
@@ -166,7 +193,7 @@ static void build_sites(struct gt_summary *s, struct gt_proc *p)
 				free(f);
 				site->function = "?";
 			}
-			HASH_ADD_KEYPTR(hh, table, site->key, strlen(site->key), site);
+			HASH_ADD_KEYPTR_BYHASHVALUE(hh, table, site->key, key_len, hash, site);
 		}
 		site->allocations += c->allocations;
 		site->bytes += c->bytes;
@@ -448,7 +475,7 @@ void gt_summary_init(struct gt_summary *s, const char *path, struct gt_symbolize
 static void site_free(struct gt_site *site)
 {
 	if (!site->shared) {
-		gt_frames_free(site->frames, site->nframes);
+		free(site->frames);
 		free(site->key);
 	}
 	free(site);
@@ -498,16 +525,18 @@ static void share_frames(struct gt_summary *s, struct gt_proc *p)
 	for (size_t j = 0; j < p->nsites; j++) {
 		struct gt_site *site = p->sites[j];
 		struct gt_site_frames *sf;
-		HASH_FIND_STR(s->site_frames, site->key, sf);
+		HASH_FIND_BYHASHVALUE(hh, s->site_frames, site->key, site->key_len, site->key_hash,
+				      sf);
 		if (sf) {
-			gt_frames_free(site->frames, site->nframes);
+			free(site->frames);
 			free(site->key);
 		} else {
 			sf = gt_xcalloc(1, sizeof(*sf));
 			sf->key = site->key;
 			sf->frames = site->frames;
 			sf->nframes = site->nframes;
-			HASH_ADD_KEYPTR(hh, s->site_frames, sf->key, strlen(sf->key), sf);
+			HASH_ADD_KEYPTR_BYHASHVALUE(hh, s->site_frames, sf->key, site->key_len,
+						    site->key_hash, sf);
 		}
 		site->key = sf->key;
 		site->frames = sf->frames;
@@ -634,7 +663,7 @@ void gt_summary_release(struct gt_summary *s)
 	HASH_ITER(hh, s->site_frames, sf, tmp)
 	{
 		HASH_DEL(s->site_frames, sf);
-		gt_frames_free(sf->frames, sf->nframes);
+		free(sf->frames);
 		free(sf->key);
 		free(sf);
 	}
@@ -644,10 +673,5 @@ void gt_summary_release(struct gt_summary *s)
 		HASH_DEL(s->function_lists, l);
 		free(l);
 	}
-	struct gt_function_name *e, *etmp;
-	HASH_ITER(hh, s->function_names, e, etmp)
-	{
-		HASH_DEL(s->function_names, e);
-		free(e);
-	}
+	free(s->key);
 }

@@ -17,19 +17,33 @@
 #include "verdict.h"
 
 /*
+ * What makes a site: each of its frames' function, file and line, from the
+ * site frame outwards. The names are the symbolizer's interned strings, so
+ * equal frames are equal bytes.
+ */
+struct gt_site_key {
+	const char *function, *file;
+	int64_t line;
+};
+_Static_assert(sizeof(struct gt_site_key) == 2 * sizeof(const char *) + sizeof(int64_t),
+	       "padding in a key compared byte by byte");
+
+/*
  * A site's symbolized frames, shared by every process with the same site:
  * thousands of short processes of one program have the same sites.
  */
 struct gt_site_frames {
-	char *key; /* the symbolized stack from the site frame outwards */
+	struct gt_site_key *key; /* as its gt_site's */
 	struct gt_frame *frames;
 	size_t nframes;
 	UT_hash_handle hh;
 };
 
 struct gt_site {
-	char *key;	/* the symbolized stack from the site frame outwards */
-	char *function; /* the site frame's function (or module+0xoff, ?) */
+	struct gt_site_key *key; /* one per frame */
+	size_t key_len;		 /* in bytes */
+	unsigned key_hash;	 /* summary.c's key_hash */
+	const char *function;	 /* the site frame's function (or module+0xoff, ?) */
 	struct gt_frame *frames;
 	size_t nframes;
 	/* frames[caller] is the traced program's own caller shown beside the
@@ -64,8 +78,7 @@ struct gt_proc_stack {
 	size_t nfunctions;
 };
 
-/* summary.c: a function name of the stacks, and a stack's names, stored once */
-struct gt_function_name;
+/* summary.c: a stack's function names, stored once */
 struct gt_function_list;
 struct gt_phases;
 
@@ -130,9 +143,10 @@ struct gt_summary {
 	size_t nstripped;
 	struct gt_site_frames *site_frames;	 /* uthash by key */
 	int keep_stacks;			 /* fill gt_proc.stacks (gt_summary_build) */
-	struct gt_function_name *function_names; /* uthash: gt_proc_stack's strings */
 	struct gt_function_list *function_lists; /* uthash: gt_proc_stack's functions */
-	const struct gt_phases *phases;		 /* trace2 phases (phases.h), or NULL */
+	struct gt_site_key *key;		 /* scratch: the key of a site looked up */
+	size_t key_cap;
+	const struct gt_phases *phases; /* trace2 phases (phases.h), or NULL */
 };
 
 /*
@@ -155,7 +169,7 @@ void gt_summary_build(struct gt_summary *s, const struct gt_model *m, const char
 		      struct gt_symbolizer *sym, long pid, const struct gt_replay_input *replay);
 void gt_summary_release(struct gt_summary *s);
 
-/* qsort orders of struct gt_site pointers, largest first, ties by key. */
+/* qsort orders of struct gt_site pointers, largest first, ties by their frames' names. */
 int gt_site_by_allocations(const void *a, const void *b);
 int gt_site_by_bytes(const void *a, const void *b);
 int gt_site_by_temporary(const void *a, const void *b);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <uthash.h>
 
 #include "die.h"
 
@@ -52,15 +53,44 @@ const char gt_stripped_advice[] =
 	"(examples/build-git-with-symbols.sh); see docs/report.md#symbols";
 
 struct gt_symbolizer {
-	struct gt_symbols *syms;
+	struct gt_symbols *syms;  /* NULL: no symbolization */
+	struct gt_symbols *names; /* interns every string of the frames: syms, or own */
+	struct gt_symbols *own;
+	const char *unknown; /* "?" */
+	/* The modules seen stripped: their handles, and their distinct paths */
+	const struct gt_symbols_module **stripped_sym;
+	size_t nstripped_sym;
 	char **stripped;
 	size_t nstripped;
+	struct name_role *roles; /* uthash by interned name */
 };
+
+/* A function name's GT_FRAME_* bits, worked out once. */
+struct name_role {
+	const char *name; /* key: the interned pointer */
+	unsigned role;
+	UT_hash_handle hh;
+};
+
+static const char *intern(struct gt_symbolizer *s, const char *text)
+{
+	const char *kept = gt_symbols_intern(s->names, text);
+	if (!kept)
+		gt_die("out of memory (symbol names)");
+	return kept;
+}
 
 struct gt_symbolizer *gt_symbolizer_new(struct gt_symbols *syms)
 {
 	struct gt_symbolizer *s = gt_xcalloc(1, sizeof(*s));
 	s->syms = syms;
+	s->names = syms;
+	if (!syms) {
+		s->own = s->names = gt_symbols_new();
+		if (!s->own)
+			gt_die("out of memory (symbol names)");
+	}
+	s->unknown = intern(s, "?");
 	return s;
 }
 
@@ -71,6 +101,14 @@ void gt_symbolizer_free(struct gt_symbolizer *s)
 	for (size_t i = 0; i < s->nstripped; i++)
 		free(s->stripped[i]);
 	free(s->stripped);
+	free(s->stripped_sym);
+	struct name_role *e, *tmp;
+	HASH_ITER(hh, s->roles, e, tmp)
+	{
+		HASH_DEL(s->roles, e);
+		free(e);
+	}
+	gt_symbols_free(s->own);
 	free(s);
 }
 
@@ -84,32 +122,38 @@ static int in_table(const char *name, const char *const *table, size_t n)
 
 #define IN_TABLE(name, t) in_table(name, t, sizeof(t) / sizeof(*t))
 
-int gt_is_allocator_function(const char *name)
+static unsigned role_of_name(const char *name)
 {
-	return IN_TABLE(name, allocator_functions);
-}
-
-int gt_is_skipped_function(const char *name)
-{
-	return IN_TABLE(name, allocator_functions) || IN_TABLE(name, wrapper_functions);
-}
-
-int gt_is_helper_function(const char *name)
-{
-	if (!name)
-		return 0;
+	if (IN_TABLE(name, allocator_functions))
+		return GT_FRAME_ALLOCATOR | GT_FRAME_SKIPPED | GT_FRAME_HELPER;
+	if (IN_TABLE(name, wrapper_functions))
+		return GT_FRAME_SKIPPED | GT_FRAME_HELPER;
 	for (size_t i = 0; i < sizeof(helper_prefixes) / sizeof(*helper_prefixes); i++)
 		if (!strncmp(name, helper_prefixes[i], strlen(helper_prefixes[i])))
-			return 1;
-	return gt_is_skipped_function(name);
+			return GT_FRAME_HELPER;
+	return 0;
+}
+
+/* The role of an interned name: the lists are compared once per name. */
+static unsigned name_role(struct gt_symbolizer *s, const char *name)
+{
+	struct name_role *e;
+	HASH_FIND_PTR(s->roles, &name, e);
+	if (!e) {
+		e = gt_xcalloc(1, sizeof(*e));
+		e->name = name;
+		e->role = role_of_name(name);
+		HASH_ADD_PTR(s->roles, name, e);
+	}
+	return e->role;
 }
 
 size_t gt_program_caller(const struct gt_frame *f, size_t n)
 {
-	if (!n || (f[0].in_program && !gt_is_helper_function(f[0].function)))
+	if (!n || (f[0].in_program && !(f[0].role & GT_FRAME_HELPER)))
 		return n;
 	for (size_t i = 1; i < n; i++)
-		if (f[i].in_program && !gt_is_helper_function(f[i].function))
+		if (f[i].in_program && !(f[i].role & GT_FRAME_HELPER))
 			return i;
 	return n;
 }
@@ -120,28 +164,68 @@ static const char *basename_of(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-static void note_stripped(struct gt_symbolizer *s, const char *path)
+static void note_stripped(struct gt_symbolizer *s, const struct gt_symbols_module *sym,
+			  const char *path)
 {
+	for (size_t i = 0; i < s->nstripped_sym; i++)
+		if (s->stripped_sym[i] == sym)
+			return;
+	s->stripped_sym =
+		gt_xrealloc(s->stripped_sym, (s->nstripped_sym + 1) * sizeof(*s->stripped_sym));
+	s->stripped_sym[s->nstripped_sym++] = sym;
 	for (size_t i = 0; i < s->nstripped; i++)
 		if (!strcmp(s->stripped[i], path))
-			return;
-	s->stripped = gt_xrealloc(s->stripped, (s->nstripped + 1) * sizeof(char *));
+			return; /* another build of it */
+	s->stripped = gt_xrealloc(s->stripped, (s->nstripped + 1) * sizeof(*s->stripped));
 	s->stripped[s->nstripped++] = gt_xstrndup(path, strlen(path));
 }
 
-static char *offset_name(const char *module, uint64_t off)
+/* "module+0xoff", interned. */
+static const char *offset_name(struct gt_symbolizer *s, const char *module, uint64_t off)
 {
-	char buf[64];
-	snprintf(buf, sizeof(buf), "+0x%" PRIx64, off);
-	size_t n = strlen(module) + strlen(buf) + 1;
-	char *out = gt_xmalloc(n);
-	snprintf(out, n, "%s%s", module, buf);
-	return out;
+	char buf[256];
+	int len = snprintf(buf, sizeof(buf), "%s+0x%" PRIx64, module, off);
+	if (len >= 0 && (size_t)len < sizeof(buf))
+		return intern(s, buf);
+	char *name = gt_xmalloc((size_t)len + 1); /* a basename past 240 bytes */
+	snprintf(name, (size_t)len + 1, "%s+0x%" PRIx64, module, off);
+	const char *kept = intern(s, name);
+	free(name);
+	return kept;
 }
 
-static char *dup_or_null(const char *s)
+/* What the frames of a stack in one module share: found once per stack. */
+struct stack_module {
+	const struct gt_module *mod;
+	struct gt_symbols_module *sym; /* NULL without symbolization */
+	const char *name;	       /* the path's basename, interned */
+	int in_program;
+	unsigned role; /* GT_FRAME_SKIPPED for the tracer's own module */
+};
+
+/* Modules a stack's frames usually span (program, libc, a library or two). */
+#define STACK_MODULES 8
+
+static const struct stack_module *stack_module(struct gt_symbolizer *s, const struct gt_image *img,
+					       const struct gt_module *mod,
+					       struct stack_module *seen, size_t *nseen)
 {
-	return s ? gt_xstrndup(s, strlen(s)) : NULL;
+	for (size_t i = 0; i < *nseen; i++)
+		if (seen[i].mod == mod)
+			return &seen[i];
+	/* Past STACK_MODULES, the last entry is reused: only slower. */
+	struct stack_module *m = &seen[*nseen < STACK_MODULES ? (*nseen)++ : STACK_MODULES - 1];
+	m->mod = mod;
+	m->sym = NULL;
+	if (s->syms) {
+		m->sym = gt_symbols_module(s->syms, mod->path, mod->build_id, mod->build_id_len);
+		if (gt_symbols_status(m->sym) == 0)
+			note_stripped(s, m->sym, mod->path);
+	}
+	m->name = intern(s, basename_of(mod->path));
+	m->in_program = img->exe && !strcmp(mod->path, img->exe);
+	m->role = !strncmp(m->name, "libgittrace", 11) ? GT_FRAME_SKIPPED : 0;
+	return m;
 }
 
 #define MAX_INLINE 16
@@ -150,20 +234,19 @@ size_t gt_symbolize_stack(struct gt_symbolizer *s, const struct gt_image *img,
 			  const struct gt_stack *st, struct gt_frame **out)
 {
 	size_t cap = st->depth ? st->depth : 1, n = 0;
-	struct gt_frame *f = gt_xcalloc(cap, sizeof(*f));
+	struct gt_frame *f = gt_xmalloc(cap * sizeof(*f));
+	struct stack_module seen[STACK_MODULES];
+	size_t nseen = 0;
 	for (size_t i = 0; i < st->depth; i++) {
 		uint64_t ip = st->ips[i];
 		const struct gt_module *mod = gt_image_module(img, ip);
+		const struct stack_module *sm =
+			mod ? stack_module(s, img, mod, seen, &nseen) : NULL;
 		struct gt_frame_info info[MAX_INLINE];
 		int k = 0;
-		if (mod && s->syms) {
-			int status = gt_symbols_module_status(s->syms, mod->path, mod->build_id,
-							      mod->build_id_len);
-			if (status == 0)
-				note_stripped(s, mod->path);
-			k = gt_symbols_lookup(s->syms, mod->path, mod->build_id, mod->build_id_len,
-					      ip - mod->base, info, MAX_INLINE);
-		}
+		if (sm && sm->sym)
+			k = gt_symbols_lookup_in(s->syms, sm->sym, ip - mod->base, info,
+						 MAX_INLINE);
 		if (k < 1) {
 			k = 1;
 			memset(info, 0, sizeof(info[0]));
@@ -173,18 +256,16 @@ size_t gt_symbolize_stack(struct gt_symbolizer *s, const struct gt_image *img,
 			f = gt_xrealloc(f, cap * sizeof(*f));
 		}
 		for (int j = 0; j < k; j++) {
-			struct gt_frame *fr = &f[n++];
-			const char *modname = mod ? basename_of(mod->path) : NULL;
-			if (info[j].function)
-				fr->function = dup_or_null(info[j].function);
-			else if (mod)
-				fr->function = offset_name(modname, ip - mod->base);
-			else
-				fr->function = gt_xstrndup("?", 1);
-			fr->file = dup_or_null(info[j].file);
-			fr->line = info[j].line;
-			fr->module = dup_or_null(modname);
-			fr->in_program = mod && img->exe && !strcmp(mod->path, img->exe);
+			const char *function = info[j].function; /* interned by syms */
+			if (!function)
+				function =
+					sm ? offset_name(s, sm->name, ip - mod->base) : s->unknown;
+			f[n++] = (struct gt_frame){function,
+						   info[j].file,
+						   info[j].line,
+						   sm ? sm->name : NULL,
+						   sm && sm->in_program,
+						   name_role(s, function) | (sm ? sm->role : 0)};
 		}
 	}
 	*out = f;
@@ -194,30 +275,15 @@ size_t gt_symbolize_stack(struct gt_symbolizer *s, const struct gt_image *img,
 size_t gt_program_frame(const struct gt_frame *f, size_t n)
 {
 	size_t i = 0;
-	while (i < n && gt_is_allocator_function(f[i].function))
+	while (i < n && (f[i].role & GT_FRAME_ALLOCATOR))
 		i++;
 	return i;
-}
-
-void gt_frames_free(struct gt_frame *f, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(f[i].function);
-		free(f[i].file);
-		free(f[i].module);
-	}
-	free(f);
-}
-
-static int is_tracer_module(const char *module)
-{
-	return module && !strncmp(module, "libgittrace", 11);
 }
 
 size_t gt_site_frame(const struct gt_frame *f, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (!gt_is_skipped_function(f[i].function) && !is_tracer_module(f[i].module))
+		if (!(f[i].role & GT_FRAME_SKIPPED))
 			return i;
 	return n;
 }

@@ -59,7 +59,7 @@ struct sym_range {
 	const char *name;      /* in the ELF file's string table */
 };
 
-struct module {
+struct gt_symbols_module {
 	UT_hash_handle hh;
 	char *key; /* path, NUL, build-id bytes */
 	size_t key_len;
@@ -76,7 +76,7 @@ struct module {
 };
 
 struct gt_symbols {
-	struct module *modules;
+	struct gt_symbols_module *modules;
 	struct interned *strings;
 	char *keybuf; /* scratch for building module keys */
 	size_t keybuf_size;
@@ -101,7 +101,7 @@ struct gt_symbols *gt_symbols_new(void)
 	return calloc(1, sizeof(struct gt_symbols));
 }
 
-static void free_module(struct module *m)
+static void free_module(struct gt_symbols_module *m)
 {
 	struct addr_entry *a, *atmp;
 	HASH_ITER(hh, m->addrs, a, atmp)
@@ -127,7 +127,7 @@ void gt_symbols_free(struct gt_symbols *syms)
 {
 	if (!syms)
 		return;
-	struct module *m, *mtmp;
+	struct gt_symbols_module *m, *mtmp;
 	HASH_ITER(hh, syms->modules, m, mtmp)
 	{
 		HASH_DEL(syms->modules, m);
@@ -143,9 +143,7 @@ void gt_symbols_free(struct gt_symbols *syms)
 	free(syms);
 }
 
-/* Returns the interned copy of s (NULL stays NULL, and so does out of
- * memory: a name we cannot keep is a name we do not know). */
-static const char *intern(struct gt_symbols *syms, const char *s)
+const char *gt_symbols_intern(struct gt_symbols *syms, const char *s)
 {
 	if (!s)
 		return NULL;
@@ -180,7 +178,7 @@ static int has_section_type(Elf *elf, GElf_Word type)
  * Leaves status -1 (and no Dwfl) for anything that is not a regular ELF
  * file with the recorded build-id.
  */
-static void open_module(struct module *m, const uint8_t *build_id, size_t build_id_len)
+static void open_module(struct gt_symbols_module *m, const uint8_t *build_id, size_t build_id_len)
 {
 	m->status = -1;
 	struct stat st;
@@ -232,9 +230,8 @@ static void open_module(struct module *m, const uint8_t *build_id, size_t build_
 	m->mod = mod;
 }
 
-/* Finds or opens the module; NULL only when out of memory. */
-static struct module *get_module(struct gt_symbols *syms, const char *path, const uint8_t *build_id,
-				 size_t build_id_len)
+struct gt_symbols_module *gt_symbols_module(struct gt_symbols *syms, const char *path,
+					    const uint8_t *build_id, size_t build_id_len)
 {
 	if (!path)
 		path = "";
@@ -253,7 +250,7 @@ static struct module *get_module(struct gt_symbols *syms, const char *path, cons
 	if (build_id_len)
 		memcpy(syms->keybuf + path_len + 1, build_id, build_id_len);
 
-	struct module *m;
+	struct gt_symbols_module *m;
 	HASH_FIND(hh, syms->modules, syms->keybuf, key_len, m);
 	if (m)
 		return m;
@@ -276,7 +273,11 @@ static struct module *get_module(struct gt_symbols *syms, const char *path, cons
 int gt_symbols_module_status(struct gt_symbols *syms, const char *path, const uint8_t *build_id,
 			     size_t build_id_len)
 {
-	struct module *m = get_module(syms, path, build_id, build_id_len);
+	return gt_symbols_status(gt_symbols_module(syms, path, build_id, build_id_len));
+}
+
+int gt_symbols_status(const struct gt_symbols_module *m)
+{
 	return m ? m->status : -1;
 }
 
@@ -323,7 +324,7 @@ static int collect_functions(Dwarf_Die *parent, struct func_range **ranges, size
 	return 0;
 }
 
-static struct cu_index *get_cu_index(struct module *m, Dwarf_Die *cudie)
+static struct cu_index *get_cu_index(struct gt_symbols_module *m, Dwarf_Die *cudie)
 {
 	Dwarf_Off off = dwarf_dieoffset(cudie);
 	struct cu_index *c;
@@ -346,7 +347,8 @@ static struct cu_index *get_cu_index(struct module *m, Dwarf_Die *cudie)
 }
 
 /* The function whose code contains pc, or 0 if none does. */
-static int find_function(struct module *m, Dwarf_Die *cudie, Dwarf_Addr pc, Dwarf_Die *out)
+static int find_function(struct gt_symbols_module *m, Dwarf_Die *cudie, Dwarf_Addr pc,
+			 Dwarf_Die *out)
 {
 	struct cu_index *c = get_cu_index(m, cudie);
 	if (!c || !c->count)
@@ -449,7 +451,7 @@ static int compare_syms(const void *a, const void *b)
  * answer the same question, but it scans the whole table on every call,
  * which the ~100k addresses of a big trace cannot afford.
  */
-static void load_syms(struct module *m)
+static void load_syms(struct gt_symbols_module *m)
 {
 	m->syms_loaded = 1;
 	int count = dwfl_module_getsymtab(m->mod);
@@ -491,7 +493,7 @@ static void load_syms(struct module *m)
 }
 
 /* The name of the function symbol containing addr, or NULL. */
-static const char *symbol_name(struct module *m, Dwarf_Addr addr)
+static const char *symbol_name(struct gt_symbols_module *m, Dwarf_Addr addr)
 {
 	if (!m->syms_loaded)
 		load_syms(m);
@@ -528,7 +530,7 @@ static const char *call_file(Dwarf_Die *die, Dwarf_Word idx)
 
 /* Writes the frames of addr (a Dwfl address, already minus 1), innermost
  * first; returns how many. */
-static int build_frames(struct gt_symbols *syms, struct module *m, Dwarf_Addr addr,
+static int build_frames(struct gt_symbols *syms, struct gt_symbols_module *m, Dwarf_Addr addr,
 			struct gt_frame_info *frames)
 {
 	const char *line_file = NULL;
@@ -550,8 +552,8 @@ static int build_frames(struct gt_symbols *syms, struct module *m, Dwarf_Addr ad
 	if (n == 0) {
 		/* No DWARF function here: the symbol table (.symtab, or
 		 * .dynsym in a stripped file) may still name it. */
-		frames[0] = (struct gt_frame_info){intern(syms, symbol_name(m, addr)),
-						   intern(syms, line_file),
+		frames[0] = (struct gt_frame_info){gt_symbols_intern(syms, symbol_name(m, addr)),
+						   gt_symbols_intern(syms, line_file),
 						   line_no,
 						   m->path,
 						   0,
@@ -562,12 +564,16 @@ static int build_frames(struct gt_symbols *syms, struct module *m, Dwarf_Addr ad
 	/* chain is outermost first; frames are innermost first. The
 	 * innermost frame's line is the line table's; each outer frame's line
 	 * is where the frame inside it was inlined (its call site). */
-	const char *file = intern(syms, line_file);
+	const char *file = gt_symbols_intern(syms, line_file);
 	int lineno = line_no;
 	for (int i = n - 1; i >= 0; i--) {
 		struct gt_frame_info *f = &frames[n - 1 - i];
-		*f = (struct gt_frame_info){
-			intern(syms, dwarf_diename(&chain[i])), file, lineno, m->path, 0, i > 0};
+		*f = (struct gt_frame_info){gt_symbols_intern(syms, dwarf_diename(&chain[i])),
+					    file,
+					    lineno,
+					    m->path,
+					    0,
+					    i > 0};
 		if (i > 0) {
 			Dwarf_Attribute attr;
 			Dwarf_Word idx = 0, cl = 0;
@@ -577,18 +583,19 @@ static int build_frames(struct gt_symbols *syms, struct module *m, Dwarf_Addr ad
 				    0 &&
 			    dwarf_formudata(dwarf_attr(&chain[i], DW_AT_call_line, &attr), &cl) ==
 				    0) {
-				file = intern(syms, call_file(&chain[i], idx));
+				file = gt_symbols_intern(syms, call_file(&chain[i], idx));
 				lineno = file ? (int)cl : 0;
 			}
 		}
 	}
 	/* An unnamed DWARF function: the symbol table may know it. */
 	if (!frames[n - 1].function)
-		frames[n - 1].function = intern(syms, symbol_name(m, addr));
+		frames[n - 1].function = gt_symbols_intern(syms, symbol_name(m, addr));
 	return n;
 }
 
-static struct addr_entry *get_addr(struct gt_symbols *syms, struct module *m, uint64_t ip_rel)
+static struct addr_entry *get_addr(struct gt_symbols *syms, struct gt_symbols_module *m,
+				   uint64_t ip_rel)
 {
 	struct addr_entry *a;
 	HASH_FIND(hh, m->addrs, &ip_rel, sizeof(ip_rel), a);
@@ -620,7 +627,15 @@ int gt_symbols_lookup(struct gt_symbols *syms, const char *path, const uint8_t *
 {
 	if (max < 1)
 		return 0;
-	struct module *m = get_module(syms, path, build_id, build_id_len);
+	return gt_symbols_lookup_in(syms, gt_symbols_module(syms, path, build_id, build_id_len),
+				    ip_rel, out, max);
+}
+
+int gt_symbols_lookup_in(struct gt_symbols *syms, struct gt_symbols_module *m, uint64_t ip_rel,
+			 struct gt_frame_info *out, int max)
+{
+	if (max < 1)
+		return 0;
 	struct addr_entry *a = NULL;
 	if (m && m->status >= 0)
 		a = get_addr(syms, m, ip_rel);

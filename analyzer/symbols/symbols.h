@@ -79,4 +79,24 @@ int gt_symbols_lookup(struct gt_symbols *syms, const char *path, const uint8_t *
 int gt_symbols_module_status(struct gt_symbols *syms, const char *path, const uint8_t *build_id,
 			     size_t build_id_len);
 
+/*
+ * The same two questions for many addresses of one module, without finding
+ * the module by its path and build-id each time: gt_symbols_module finds or
+ * opens it (NULL only when out of memory, which the other two take as a
+ * module that yields no names), valid until gt_symbols_free.
+ */
+struct gt_symbols_module;
+struct gt_symbols_module *gt_symbols_module(struct gt_symbols *syms, const char *path,
+					    const uint8_t *build_id, size_t build_id_len);
+int gt_symbols_status(const struct gt_symbols_module *m);
+int gt_symbols_lookup_in(struct gt_symbols *syms, struct gt_symbols_module *m, uint64_t ip_rel,
+			 struct gt_frame_info *out, int max);
+
+/*
+ * The copy of s that syms keeps with its names (NULL for NULL, or when out
+ * of memory): equal strings interned in one gt_symbols are one pointer,
+ * whether syms found them or a caller gave them.
+ */
+const char *gt_symbols_intern(struct gt_symbols *syms, const char *s);
+
 #endif /* GT_SYMBOLS_H */
