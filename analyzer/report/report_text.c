@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +16,24 @@
 #include "site_labels.h"
 
 #define WIDTH 80
+
+/*
+ * Appends to buf (size bytes, *used of them filled) as snprintf would, and
+ * never past its end: a list that does not fit is cut, still a string.
+ */
+static void append(char *buf, size_t size, size_t *used, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void append(char *buf, size_t size, size_t *used, const char *fmt, ...)
+{
+	if (*used + 1 >= size)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf + *used, size - *used, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*used = *used + (size_t)n < size ? *used + (size_t)n : size - 1;
+}
 
 /* Prints text word-wrapped to WIDTH, first line after `first`, later lines
  * indented by `indent` spaces. */
@@ -110,8 +129,8 @@ static void calls_line(FILE *out, const struct gt_image *img)
 	size_t used = 0;
 	for (int f = 0; f < GT_FN_COUNT; f++)
 		if (img->calls[f])
-			used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s %" PRIu64,
-						 used ? ", " : "", gt_fn_names[f], img->calls[f]);
+			append(buf, sizeof(buf), &used, "%s%s %" PRIu64, used ? ", " : "",
+			       gt_fn_names[f], img->calls[f]);
 	wrap(out, "  calls: ", 9, used ? buf : "none");
 }
 
@@ -123,16 +142,15 @@ static void histograms(FILE *out, const struct gt_heap *h)
 	size_t used = 0;
 	for (int i = 0; i < GT_LIFETIME_BUCKETS; i++)
 		if (h->lifetime[i])
-			used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s %" PRIu64,
-						 used ? ", " : "", life[i], h->lifetime[i]);
+			append(buf, sizeof(buf), &used, "%s%s %" PRIu64, used ? ", " : "", life[i],
+			       h->lifetime[i]);
 	if (used)
 		wrap(out, "  lifetimes of freed blocks: ", 4, buf);
 	used = 0;
 	for (int i = 0; i < GT_SIZE_BUCKETS; i++)
 		if (h->sizes[i])
-			used += (size_t)snprintf(
-				buf + used, sizeof(buf) - used, "%s<=%s %" PRIu64, used ? ", " : "",
-				bytes(b, i ? (uint64_t)1 << (i < 64 ? i : 63) : 1), h->sizes[i]);
+			append(buf, sizeof(buf), &used, "%s<=%s %" PRIu64, used ? ", " : "",
+			       bytes(b, i ? (uint64_t)1 << (i < 64 ? i : 63) : 1), h->sizes[i]);
 	if (used)
 		wrap(out, "  sizes: ", 4, buf);
 }
@@ -374,11 +392,13 @@ void gt_report_text(FILE *out, const struct gt_summary *s, size_t top)
 		gt_model_complete(s->m) ? "" : " (incomplete trace)");
 	verdict_block(out, &s->verdict, "VERDICT");
 	if (s->nstripped) {
+		/* A run of many programs can have hundreds: the JSON lists all. */
 		char buf[1024];
-		size_t used = 0;
-		for (size_t i = 0; i < s->nstripped; i++)
-			used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s",
-						 i ? ", " : "", s->stripped[i]);
+		size_t used = 0, i = 0;
+		for (; i < s->nstripped && used + strlen(s->stripped[i]) + 40 < sizeof(buf); i++)
+			append(buf, sizeof(buf), &used, "%s%s", i ? ", " : "", s->stripped[i]);
+		if (i < s->nstripped)
+			append(buf, sizeof(buf), &used, " and %zu more", s->nstripped - i);
 		char note[1600];
 		snprintf(note, sizeof(note), "%s stripped: %s", buf, gt_stripped_advice);
 		wrap(out, "note: ", 6, note);
