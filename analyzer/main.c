@@ -43,6 +43,8 @@ static void usage(void)
 	       "  --dump              print every record, one per line (docs/report.md)\n"
 	       "  --top=N             list N sites per process (default 10, 50 in --html;\n"
 	       "                        0 = all)\n"
+	       "  --processes=N       list and detail the N heaviest processes in the text\n"
+	       "                        report (default 20; 0 = all)\n"
 	       "  --pid=PID           report only the process(es) with this pid\n"
 	       "  --replay=FILE       add the predictions of `gittrace replay --json` (FILE,\n"
 	       "                        of the same trace) to the verdict's evidence\n"
@@ -142,6 +144,7 @@ int main(int argc, char **argv)
 	enum mode mode = MODE_TEXT;
 	int by_bytes = 0, is_diff = 0;
 	long top = -1, pid = -1; /* top < 0: the mode's default */
+	long processes = -1;	 /* < 0: not given */
 	double fail_pct = -1;
 	const char *paths[2] = {NULL, NULL}, *html = NULL, *trace2 = NULL, *replay_path = NULL, *v;
 	size_t npaths = 0;
@@ -185,6 +188,8 @@ int main(int argc, char **argv)
 			fail_pct = (double)parse_number("--fail-if-worse", v, INT_MAX);
 		} else if ((v = option_value("--top", argc, argv, &i))) {
 			top = parse_number("--top", v, INT_MAX);
+		} else if ((v = option_value("--processes", argc, argv, &i))) {
+			processes = parse_number("--processes", v, LONG_MAX);
 		} else if ((v = option_value("--pid", argc, argv, &i))) {
 			pid = parse_number("--pid", v, LONG_MAX);
 		} else {
@@ -199,6 +204,8 @@ int main(int argc, char **argv)
 		gt_usage_error("--trace2 goes with the text, --json and --html reports");
 	if (replay_path && (is_diff || mode == MODE_DUMP || mode == MODE_FOLDED))
 		gt_usage_error("--replay goes with the text, --json and --html reports");
+	if (processes >= 0 && (is_diff || mode != MODE_TEXT))
+		gt_usage_error("--processes goes with the text report");
 	if (!is_diff && fail_pct >= 0)
 		gt_usage_error("--fail-if-worse goes with --diff");
 	if (!npaths)
@@ -236,7 +243,8 @@ int main(int argc, char **argv)
 		else if (mode == MODE_HTML)
 			write_html(html, &l.s, (size_t)top);
 		else
-			gt_report_text(stdout, &l.s, (size_t)top);
+			gt_report_text(stdout, &l.s, (size_t)top,
+				       processes < 0 ? 20 : (size_t)processes);
 		gt_load_release(&l);
 		if (trace2)
 			gt_phases_release(&ph);

@@ -13,8 +13,9 @@
 /* Bumped whenever the JSON contract changes (docs/report.md). */
 #define GT_REPORT_JSON_VERSION 1
 
-/* top: sites to list per process (0 = all). */
-void gt_report_text(FILE *out, const struct gt_summary *s, size_t top);
+/* top: sites to list per process (0 = all); processes: the heaviest
+ * processes listed and given a section (0 = all). */
+void gt_report_text(FILE *out, const struct gt_summary *s, size_t top, size_t processes);
 void gt_report_json(FILE *out, const struct gt_summary *s, size_t top);
 /* One process's object of the JSON report, as gt_report_json writes it (--diff reuses it). */
 struct gt_json;

@@ -102,13 +102,14 @@ static const char *command(const struct gt_image *img, char *buf, size_t size)
 	return buf;
 }
 
-static void tree(FILE *out, const struct gt_summary *s)
+/* The table of the first `shown` processes, and a line for the rest. */
+static void tree(FILE *out, const struct gt_summary *s, size_t shown)
 {
 	char cmd[256];
 	fprintf(out, "\nProcesses (heaviest first)\n");
 	fprintf(out, "  %7s %7s %5s %8s %8s %10s  %s\n", "pid", "ppid", "from", "cpu s", "wall s",
 		"calls", "command");
-	for (size_t i = 0; i < s->n; i++) {
+	for (size_t i = 0; i < shown; i++) {
 		const struct gt_proc *p = &s->procs[i];
 		const struct gt_image *img = p->img;
 		const char *origin = p->origin;
@@ -118,6 +119,18 @@ static void tree(FILE *out, const struct gt_summary *s)
 				img->pid, img->ppid, origin, p->cpu, p->wall, img->events,
 				gt_image_complete(img) ? " " : "*");
 		fprintf(out, "%.*s\n", WIDTH - n > 10 ? WIDTH - n : 10, cmd);
+	}
+	if (shown < s->n) {
+		uint64_t calls = 0;
+		double cpu = 0;
+		for (size_t i = shown; i < s->n; i++) {
+			calls += s->procs[i].img->events;
+			cpu += s->procs[i].cpu;
+		}
+		fprintf(out,
+			"  … %zu more process%s: %" PRIu64
+			" calls, %.3f s CPU (--processes=0 lists all)\n",
+			s->n - shown, s->n - shown == 1 ? "" : "es", calls, cpu);
 	}
 	if (s->n && !gt_model_complete(s->m))
 		fprintf(out, "  * incomplete: killed, or the trace was cut short\n");
@@ -385,8 +398,9 @@ static void process(FILE *out, const struct gt_summary *s, const struct gt_proc 
 	callers(out, p, top);
 }
 
-void gt_report_text(FILE *out, const struct gt_summary *s, size_t top)
+void gt_report_text(FILE *out, const struct gt_summary *s, size_t top, size_t processes)
 {
+	size_t shown = processes && processes < s->n ? processes : s->n;
 	fprintf(out, "gittrace-report: %zu process%s, %" PRIu64 " events%s\n\n", s->n,
 		s->n == 1 ? "" : "es", gt_model_events(s->m),
 		gt_model_complete(s->m) ? "" : " (incomplete trace)");
@@ -403,14 +417,14 @@ void gt_report_text(FILE *out, const struct gt_summary *s, size_t top)
 		snprintf(note, sizeof(note), "%s stripped: %s", buf, gt_stripped_advice);
 		wrap(out, "note: ", 6, note);
 	}
-	tree(out, s);
+	tree(out, s, shown);
 	/*
 	 * A process that made no hooked call (a child forked only to exec,
 	 * most often) has nothing a section would say beyond its row in the
 	 * table: git gc would otherwise print a page of zeros for each.
 	 */
 	size_t quiet = 0;
-	for (size_t i = 0; i < s->n; i++) {
+	for (size_t i = 0; i < shown; i++) {
 		if (s->procs[i].img->events)
 			process(out, s, &s->procs[i], top);
 		else

@@ -143,7 +143,7 @@ static void pipeline(void)
 	gt_summary_build(&run.summary, run.model, input_path, run.sym, -1, NULL);
 	run.have_summary = 1;
 	gt_report_json(devnull, &run.summary, 0);
-	gt_report_text(devnull, &run.summary, 10);
+	gt_report_text(devnull, &run.summary, 10, 2);
 	gt_report_folded(devnull, &run.summary, 0);
 	gt_report_folded(devnull, &run.summary, 1);
 	gt_report_html(devnull, &run.summary, 50);

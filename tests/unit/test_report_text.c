@@ -37,7 +37,7 @@ int main(void)
 	char *text = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);
-	gt_report_text(out, &s, 10);
+	gt_report_text(out, &s, 10, 0);
 	fclose(out);
 
 	/* The note, its wrapped lines joined: from "note: " to the first
