@@ -88,12 +88,12 @@ static int freed_position(uint64_t addr, unsigned cls, int deep)
 {
 	const struct gt_addr_freed_list *l = gt_addr_freed_list(freed, cls);
 	unsigned n = l ? l->n : 0;
-	if (n && gt_addr_freed_at(l, 0) == addr)
+	if (n && gt_addr_freed_at(freed, l, 0) == addr)
 		return 0;
 	if (!deep)
 		return -1;
 	for (unsigned j = 1; j < n && j < freed->reach; j++)
-		if (gt_addr_freed_at(l, j) == addr)
+		if (gt_addr_freed_at(freed, l, j) == addr)
 			return (int)j;
 	return -1;
 }
@@ -110,7 +110,7 @@ uint64_t gt_addr_refs_code(uint64_t addr, enum gt_addr_role role, uint64_t bytes
 					 : -1;
 	uint64_t code;
 	if (j >= 0) {
-		gt_addr_freed_take(gt_addr_freed_list(freed, cls), (unsigned)j);
+		gt_addr_freed_take(freed, gt_addr_freed_list(freed, cls), (unsigned)j);
 		code = GT_ADDR_FROM_FREED + (unsigned)j;
 	} else if (seen && coded - at <= GT_ADDR_WINDOW) {
 		code = gt_addr_ref(freed, role, coded - at);

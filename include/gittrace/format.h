@@ -545,19 +545,31 @@ static inline unsigned gt_addr_class(uint64_t bytes)
 struct gt_addr_freed {
 	unsigned depth; /* blocks a list holds: 8 in 3.x, 64 in 4.x */
 	unsigned reach; /* list positions a code can take: 1 in 3.x, 64 in 4.x */
+	/*
+	 * The lists' heads apart from their blocks: a block's start empties
+	 * the 1 KB of heads only, where clearing the 130 KB of blocks cost
+	 * a short process 33 page faults and each block a memset.
+	 */
 	struct gt_addr_freed_list {
 		uint16_t cls;
 		uint8_t n, last; /* blocks held; the slot of the last */
-		uint64_t addr[GT_ADDR_FREED_DEPTH];
 	} list[GT_ADDR_FREED_LISTS];
+	uint64_t addr[GT_ADDR_FREED_LISTS][GT_ADDR_FREED_DEPTH]; /* list[i]'s in addr[i] */
 };
 
 /* Empties the lists, for a block of the given MAJOR (3 or later). */
 static inline void gt_addr_freed_reset(struct gt_addr_freed *f, unsigned major)
 {
-	memset(f, 0, sizeof(*f));
+	memset(f->list, 0, sizeof(f->list));
 	f->depth = major == 3 ? GT_ADDR_FREED_DEPTH_3 : GT_ADDR_FREED_DEPTH;
 	f->reach = major == 3 ? 1 : GT_ADDR_FREED_DEPTH;
+}
+
+/* The blocks of list l of f. */
+static inline uint64_t *gt_addr_freed_blocks(struct gt_addr_freed *f,
+					     const struct gt_addr_freed_list *l)
+{
+	return f->addr[l - f->list];
 }
 
 static inline void gt_addr_freed_push(struct gt_addr_freed *f, unsigned cls, uint64_t addr)
@@ -568,7 +580,7 @@ static inline void gt_addr_freed_push(struct gt_addr_freed *f, unsigned cls, uin
 		l->n = 0;
 	}
 	l->last = (uint8_t)((l->last + 1) % GT_ADDR_FREED_DEPTH);
-	l->addr[l->last] = addr;
+	gt_addr_freed_blocks(f, l)[l->last] = addr;
 	if (l->n < f->depth)
 		l->n++;
 }
@@ -580,18 +592,21 @@ static inline struct gt_addr_freed_list *gt_addr_freed_list(struct gt_addr_freed
 	return cls && l->cls == cls ? l : NULL;
 }
 
-/* The block j places from the last end of l (j < l->n). */
-static inline uint64_t gt_addr_freed_at(const struct gt_addr_freed_list *l, unsigned j)
+/* The block j places from the last end of f's list l (j < l->n). */
+static inline uint64_t gt_addr_freed_at(struct gt_addr_freed *f, const struct gt_addr_freed_list *l,
+					unsigned j)
 {
-	return l->addr[(l->last - j) % GT_ADDR_FREED_DEPTH];
+	return gt_addr_freed_blocks(f, l)[(l->last - j) % GT_ADDR_FREED_DEPTH];
 }
 
-/* Takes the block j places from the last end off l (j < l->n). */
-static inline void gt_addr_freed_take(struct gt_addr_freed_list *l, unsigned j)
+/* Takes the block j places from the last end off f's list l (j < l->n). */
+static inline void gt_addr_freed_take(struct gt_addr_freed *f, struct gt_addr_freed_list *l,
+				      unsigned j)
 {
+	uint64_t *addr = gt_addr_freed_blocks(f, l);
 	for (; j > 0; j--)
-		l->addr[(l->last - j) % GT_ADDR_FREED_DEPTH] =
-			l->addr[(l->last - j + 1) % GT_ADDR_FREED_DEPTH];
+		addr[(l->last - j) % GT_ADDR_FREED_DEPTH] =
+			addr[(l->last - j + 1) % GT_ADDR_FREED_DEPTH];
 	l->last = (uint8_t)((l->last + GT_ADDR_FREED_DEPTH - 1) % GT_ADDR_FREED_DEPTH);
 	l->n--;
 }
@@ -656,8 +671,8 @@ static inline int gt_addr_decode(struct gt_addr_history *h, uint64_t code, int64
 		struct gt_addr_freed_list *l = gt_addr_freed_list(&h->freed, gt_addr_class(bytes));
 		if (role != GT_ADDR_RETURNED || !l || j >= l->n)
 			return 0;
-		*addr = gt_addr_freed_at(l, (unsigned)j);
-		gt_addr_freed_take(l, (unsigned)j);
+		*addr = gt_addr_freed_at(&h->freed, l, (unsigned)j);
+		gt_addr_freed_take(&h->freed, l, (unsigned)j);
 	} else {
 		uint64_t a = code - gt_addr_ref(&h->freed, role, 0);
 		if (a > GT_ADDR_WINDOW || a > h->n)
