@@ -3,6 +3,7 @@
  */
 #include "records.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,13 +67,12 @@ static void find_columns(struct gt_rec_iter *it)
 
 void gt_rec_iter_init(struct gt_rec_iter *it, const struct gt_block *b)
 {
-	memset(it, 0, sizeof(*it));
+	memset(it, 0, offsetof(struct gt_rec_iter, addrs));
 	it->call.path.p = "";
 	it->b = b;
 	it->columns = b->h.major >= 2;
 	it->addr_refs = b->h.major >= 3;
-	if (it->addr_refs)
-		gt_addr_history_reset(&it->addrs, b->h.major);
+	gt_addr_history_reset(&it->addrs, b->h.major);
 	it->returned_column = b->h.major >= 4;
 	gt_call_times_init(&it->times, b);
 	if (it->columns)

@@ -57,11 +57,14 @@ struct gt_rec_iter {
 	int columns;			    /* a 2.x or later block */
 	int addr_refs;			    /* 3.x on: addresses coded ("Addresses") */
 	int returned_column;		    /* 4.x: blocks returned coded in GT_COL_RETURNED */
-	struct gt_addr_history addrs;	    /* 3.x on: the block's so far */
 	struct gt_cursor col[GT_COL_COUNT]; /* 2.x: each column's unread bytes */
 	struct gt_call_times times;	    /* 2.x: the CALLs' times */
 	size_t records_start;		    /* 2.x: GT_COL_RECORDS' offset in the block */
 	struct gt_rec_call call;	    /* the CALL gt_rec_next decoded last */
+	/* 3.x on: the block's addresses so far. Last: gt_rec_iter_init
+	 * clears what comes before it and resets it (200 KB, which a block
+	 * reads only where it has written: format.h, gt_addr_decode). */
+	struct gt_addr_history addrs;
 };
 
 /* Dies if a 2.x block's column directory does not fit the block. */
