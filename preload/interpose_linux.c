@@ -10,7 +10,6 @@
 #include <dlfcn.h>
 #include <link.h>
 #include <stdint.h>
-#include <unistd.h>
 
 #define GT_HOOK(ret, name, params) ret(*gt_real_##name) params;
 #include "hooks.def"
@@ -46,9 +45,11 @@ static int find_owners(struct dl_phdr_info *info, size_t size, void *data)
  */
 static int served_by_libc(void)
 {
-	struct owners o = {{(uintptr_t)getpid, (uintptr_t)gt_real_malloc, (uintptr_t)gt_real_free,
-			    (uintptr_t)gt_real_realloc, (uintptr_t)gt_real_mmap,
-			    (uintptr_t)gt_real_munmap},
+	/* getpid's definition, not its address here: in a non-PIE program
+	 * that takes it, that address is the program's PLT entry. */
+	struct owners o = {{(uintptr_t)dlsym(RTLD_NEXT, "getpid"), (uintptr_t)gt_real_malloc,
+			    (uintptr_t)gt_real_free, (uintptr_t)gt_real_realloc,
+			    (uintptr_t)gt_real_mmap, (uintptr_t)gt_real_munmap},
 			   {0}};
 	dl_iterate_phdr(find_owners, &o);
 	for (int k = 1; k < 6; k++)

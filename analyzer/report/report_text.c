@@ -106,6 +106,7 @@ static const char *command(const struct gt_image *img, char *buf, size_t size)
 static void tree(FILE *out, const struct gt_summary *s, size_t shown)
 {
 	char cmd[256];
+	size_t stars = 0; /* incomplete processes, marked * */
 	fprintf(out, "\nProcesses (heaviest first)\n");
 	fprintf(out, "  %7s %7s %5s %8s %8s %10s  %s\n", "pid", "ppid", "from", "cpu s", "wall s",
 		"calls", "command");
@@ -114,6 +115,7 @@ static void tree(FILE *out, const struct gt_summary *s, size_t shown)
 		const struct gt_image *img = p->img;
 		const char *origin = p->origin;
 		command(img, cmd, sizeof(cmd));
+		stars += !gt_image_complete(img);
 		int n = fprintf(out,
 				"  %7" PRIu32 " %7" PRIu64 " %5s %8.3f %8.3f %10" PRIu64 "%s  ",
 				img->pid, img->ppid, origin, p->cpu, p->wall, img->events,
@@ -123,16 +125,24 @@ static void tree(FILE *out, const struct gt_summary *s, size_t shown)
 	if (shown < s->n) {
 		uint64_t calls = 0;
 		double cpu = 0;
+		size_t hidden_stars = 0;
 		for (size_t i = shown; i < s->n; i++) {
 			calls += s->procs[i].img->events;
 			cpu += s->procs[i].cpu;
+			hidden_stars += !gt_image_complete(s->procs[i].img);
 		}
-		fprintf(out,
-			"  … %zu more process%s: %" PRIu64
-			" calls, %.3f s CPU (--processes=0 lists all)\n",
-			s->n - shown, s->n - shown == 1 ? "" : "es", calls, cpu);
+		char incomplete[48] = "";
+		if (hidden_stars)
+			snprintf(incomplete, sizeof(incomplete), ", %zu incomplete*", hidden_stars);
+		char line[160];
+		snprintf(line, sizeof(line),
+			 "%zu more process%s: %" PRIu64
+			 " calls, %.3f s CPU%s (--processes=0 lists all)",
+			 s->n - shown, s->n - shown == 1 ? "" : "es", calls, cpu, incomplete);
+		wrap(out, "  … ", 4, line);
+		stars += hidden_stars;
 	}
-	if (s->n && !gt_model_complete(s->m))
+	if (stars)
 		fprintf(out, "  * incomplete: killed, or the trace was cut short\n");
 }
 
@@ -409,7 +419,9 @@ void gt_report_text(FILE *out, const struct gt_summary *s, size_t top, size_t pr
 		/* A run of many programs can have hundreds: the JSON lists all. */
 		char buf[1024];
 		size_t used = 0, i = 0;
-		for (; i < s->nstripped && used + strlen(s->stripped[i]) + 40 < sizeof(buf); i++)
+		/* The first path always (append cuts it if it must), then what fits. */
+		for (; i < s->nstripped && (!i || used + strlen(s->stripped[i]) + 40 < sizeof(buf));
+		     i++)
 			append(buf, sizeof(buf), &used, "%s%s", i ? ", " : "", s->stripped[i]);
 		if (i < s->nstripped)
 			append(buf, sizeof(buf), &used, " and %zu more", s->nstripped - i);
