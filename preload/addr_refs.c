@@ -46,7 +46,7 @@ static uint64_t last_new;    /* the block's previous new address */
 int gt_addr_refs_init(void)
 {
 	if (!slots)
-		slots = gt_pages(GT_ADDR_SLOTS * sizeof(*slots));
+		slots = gt_pages_populated(GT_ADDR_SLOTS * sizeof(*slots));
 	if (!freed)
 		freed = gt_pages(sizeof(*freed));
 	if (!slots || !freed) {

@@ -41,6 +41,12 @@ void *gt_pages(size_t size)
 			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
 }
 
+void *gt_pages_populated(size_t size)
+{
+	return mapped(syscall(SYS_mmap, NULL, size, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0));
+}
+
 void gt_pages_free(void *p, size_t size)
 {
 	if (!p)

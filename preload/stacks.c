@@ -55,7 +55,7 @@ static uint64_t hash_ips(const uintptr_t *p, int depth)
 static int grow_table(void)
 {
 	size_t n = nslots ? 2 * nslots : 4096;
-	struct slot *t = gt_pages(n * sizeof(*t));
+	struct slot *t = gt_pages_populated(n * sizeof(*t));
 	if (!t)
 		return -1;
 	for (size_t i = 0; i < nslots; i++) {
