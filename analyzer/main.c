@@ -44,7 +44,8 @@ static void usage(void)
 	       "  --top=N             list N sites per process (default 10, 50 in --html;\n"
 	       "                        0 = all)\n"
 	       "  --processes=N       list and detail the N heaviest processes in the text\n"
-	       "                        report (default 20; 0 = all)\n"
+	       "                        report, list their sites in --html (default 20;\n"
+	       "                        0 = all)\n"
 	       "  --pid=PID           report only the process(es) with this pid\n"
 	       "  --replay=FILE       add the predictions of `gittrace replay --json` (FILE,\n"
 	       "                        of the same trace) to the verdict's evidence\n"
@@ -89,12 +90,12 @@ static const char *option_value(const char *name, int argc, char **argv, int *i)
 	return argv[++*i];
 }
 
-static void write_html(const char *file, const struct gt_summary *s, size_t top)
+static void write_html(const char *file, const struct gt_summary *s, size_t top, size_t processes)
 {
 	FILE *out = fopen(file, "w");
 	if (!out)
 		gt_die("cannot open '%s': %s", file, strerror(errno));
-	gt_report_html(out, s, top);
+	gt_report_html(out, s, top, processes);
 	if (fflush(out) || ferror(out)) {
 		int e = errno;
 		fclose(out);
@@ -204,8 +205,10 @@ int main(int argc, char **argv)
 		gt_usage_error("--trace2 goes with the text, --json and --html reports");
 	if (replay_path && (is_diff || mode == MODE_DUMP || mode == MODE_FOLDED))
 		gt_usage_error("--replay goes with the text, --json and --html reports");
-	if (processes >= 0 && (is_diff || mode != MODE_TEXT))
-		gt_usage_error("--processes goes with the text report");
+	if (processes >= 0 && (is_diff || (mode != MODE_TEXT && mode != MODE_HTML)))
+		gt_usage_error("--processes goes with the text and --html reports");
+	if (processes < 0)
+		processes = 20;
 	if (!is_diff && fail_pct >= 0)
 		gt_usage_error("--fail-if-worse goes with --diff");
 	if (!npaths)
@@ -241,10 +244,9 @@ int main(int argc, char **argv)
 		else if (mode == MODE_FOLDED)
 			gt_report_folded(stdout, &l.s, by_bytes);
 		else if (mode == MODE_HTML)
-			write_html(html, &l.s, (size_t)top);
+			write_html(html, &l.s, (size_t)top, (size_t)processes);
 		else
-			gt_report_text(stdout, &l.s, (size_t)top,
-				       processes < 0 ? 20 : (size_t)processes);
+			gt_report_text(stdout, &l.s, (size_t)top, (size_t)processes);
 		gt_load_release(&l);
 		if (trace2)
 			gt_phases_release(&ph);

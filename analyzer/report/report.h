@@ -34,10 +34,11 @@ void gt_report_folded(FILE *out, const struct gt_summary *s, int by_bytes);
  * One self-contained HTML page (report_html.c): verdict, process tree,
  * per-process timelines (timeline.h), a flame graph of the stacks
  * --folded writes, weighted by allocations, bytes or temporary
- * allocations, and the top sites (for each process, its top `top` by each
- * of those; 0 = all). s must keep its stacks (gt_summary_build). Dies if a
- * temporary file cannot be used; the caller checks out for write errors.
+ * allocations, and the top sites (for each of the heaviest `processes`
+ * processes, its top `top` by each of those; 0 = all). s must keep its
+ * stacks (gt_summary_build). Dies if a temporary file cannot be used; the
+ * caller checks out for write errors.
  */
-void gt_report_html(FILE *out, const struct gt_summary *s, size_t top);
+void gt_report_html(FILE *out, const struct gt_summary *s, size_t top, size_t processes);
 
 #endif /* GT_REPORT_H */

@@ -146,7 +146,7 @@ static void pipeline(void)
 	gt_report_text(devnull, &run.summary, 10, 2);
 	gt_report_folded(devnull, &run.summary, 0);
 	gt_report_folded(devnull, &run.summary, 1);
-	gt_report_html(devnull, &run.summary, 50);
+	gt_report_html(devnull, &run.summary, 50, 2);
 }
 
 static void release(void)

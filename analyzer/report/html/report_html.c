@@ -175,7 +175,7 @@ static const char controls[] =
 	"aria-label=\"search functions\"><button id=\"gt-reset\" type=\"button\">reset zoom"
 	"</button><span id=\"gt-match\"></span></div>\n";
 
-void gt_report_html(FILE *out, const struct gt_summary *s, size_t top)
+void gt_report_html(FILE *out, const struct gt_summary *s, size_t top, size_t processes)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -224,7 +224,7 @@ void gt_report_html(FILE *out, const struct gt_summary *s, size_t top)
 	      "header to sort.</p>\n",
 	      out);
 	fputs("<div id=\"gt-sites-wrap\">", out);
-	gt_html_sites(out, s, top);
+	gt_html_sites(out, s, top, processes);
 	fputs("</div></section>\n", out);
 
 	fputs("<footer>gittrace-report &middot; <span id=\"gt-status\" data-state=\"loading\">"

@@ -27,11 +27,12 @@ void gt_html_procs(FILE *out, const struct gt_summary *s);
 void gt_html_windows(FILE *out, const struct gt_summary *s);
 
 /*
- * The top-sites table: for each process, the sites in its top `top` by
- * allocations, by bytes or by temporary allocations (0 = every site), so
- * that sorting by any column shows that column's leaders.
+ * The top-sites table: for each of the first `processes` processes (the
+ * heaviest; 0 = all), the sites in its top `top` by allocations, by bytes
+ * or by temporary allocations (0 = every site), so that sorting by any
+ * column shows that column's leaders.
  */
-void gt_html_sites(FILE *out, const struct gt_summary *s, size_t top);
+void gt_html_sites(FILE *out, const struct gt_summary *s, size_t top, size_t processes);
 
 /*
  * The "timelines" member of the page's data: one entry per process of

@@ -177,11 +177,11 @@ static void write_row(FILE *out, const struct row *r)
 	fputs("</tr>\n", out);
 }
 
-void gt_html_sites(FILE *out, const struct gt_summary *s, size_t top)
+void gt_html_sites(FILE *out, const struct gt_summary *s, size_t top, size_t processes)
 {
-	size_t n = 0, cap = 0;
+	size_t n = 0, cap = 0, shown = processes && processes < s->n ? processes : s->n;
 	struct row *rows = NULL;
-	for (size_t i = 0; i < s->n; i++) {
+	for (size_t i = 0; i < shown; i++) {
 		const struct gt_proc *p = &s->procs[i];
 		char *chosen = gt_xcalloc(p->nsites ? p->nsites : 1, 1);
 		size_t t = top ? top : p->nsites, first = n;
@@ -223,5 +223,11 @@ void gt_html_sites(FILE *out, const struct gt_summary *s, size_t top)
 	for (size_t i = 0; i < n; i++)
 		write_row(out, &rows[i]);
 	fputs("</tbody></table>\n", out);
+	if (shown < s->n)
+		fprintf(out,
+			"<p class=\"note\">The sites of the %zu heaviest processes; the other %zu "
+			"are in the process table (<code>--processes=0</code> lists the sites of "
+			"all).</p>\n",
+			shown, s->n - shown);
 	free(rows);
 }
