@@ -14,10 +14,13 @@
 #define GT_HOOK(ret, name, params) ret(*gt_real_##name) params;
 #include "hooks.def"
 
+/* getpid and the five real functions libc may serve (served_by_libc). */
+#define OWNED 6
+
 /* Functions and the loaded object whose segments hold each (NULL: none). */
 struct owners {
-	uintptr_t addr[6];
-	const void *object[6]; /* the object's program headers: one per object */
+	uintptr_t addr[OWNED];
+	const void *object[OWNED]; /* the object's program headers: one per object */
 };
 
 static int find_owners(struct dl_phdr_info *info, size_t size, void *data)
@@ -29,7 +32,7 @@ static int find_owners(struct dl_phdr_info *info, size_t size, void *data)
 		if (ph->p_type != PT_LOAD)
 			continue;
 		uintptr_t start = info->dlpi_addr + ph->p_vaddr, end = start + ph->p_memsz;
-		for (int k = 0; k < 6; k++)
+		for (int k = 0; k < OWNED; k++)
 			if (o->addr[k] >= start && o->addr[k] < end)
 				o->object[k] = info->dlpi_phdr;
 	}
@@ -52,7 +55,7 @@ static int served_by_libc(void)
 			    (uintptr_t)gt_real_mmap, (uintptr_t)gt_real_munmap},
 			   {0}};
 	dl_iterate_phdr(find_owners, &o);
-	for (int k = 1; k < 6; k++)
+	for (int k = 1; k < OWNED; k++)
 		if (!o.object[k] || o.object[k] != o.object[0])
 			return 0;
 	return o.object[0] != NULL;

@@ -35,16 +35,20 @@ static void unmapping(void)
 		__tsan_release(&kernel_handoff);
 }
 
-void *gt_pages(size_t size)
+static void *map_pages(size_t size, int flags)
 {
 	return mapped(syscall(SYS_mmap, NULL, size, PROT_READ | PROT_WRITE,
-			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+			      MAP_PRIVATE | MAP_ANONYMOUS | flags, -1, 0));
+}
+
+void *gt_pages(size_t size)
+{
+	return map_pages(size, 0);
 }
 
 void *gt_pages_populated(size_t size)
 {
-	return mapped(syscall(SYS_mmap, NULL, size, PROT_READ | PROT_WRITE,
-			      MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0));
+	return map_pages(size, MAP_POPULATE);
 }
 
 void gt_pages_free(void *p, size_t size)
