@@ -5,26 +5,48 @@
 #include "die.h"
 #include "progress.h"
 
-static void summary_add(void *ctx, struct gt_image *img)
+/* What the model's retire hook works with, for the time of gt_load. */
+struct retiring {
+	struct gt_summary *s;
+	int timelines;
+	size_t drawn; /* summarized images with buckets in their timeline */
+};
+
+/*
+ * Summarizes a retired image. Its timeline, kept for the HTML page, is
+ * fitted to the share of the page of the processes drawn so far
+ * (gt_timeline_fit); that of an image the summary leaves out (--pid) is
+ * not drawn at all.
+ */
+static void summarize(void *ctx, struct gt_image *img)
 {
-	gt_summary_add(ctx, img);
+	struct retiring *r = ctx;
+	size_t n = r->s->n;
+	gt_summary_add(r->s, img);
+	if (!r->timelines)
+		return;
+	if (r->s->n == n) {
+		gt_timeline_release(&img->timeline);
+		gt_timeline_init(&img->timeline);
+	} else if (img->timeline.n) {
+		gt_timeline_fit(&img->timeline, gt_timeline_page_points(++r->drawn));
+	}
 }
 
-void gt_load(struct gt_loaded *l, const char *path, struct gt_symbolizer *sym, long pid,
-	     size_t keep_sites, int streaming, struct gt_phases *ph,
-	     const struct gt_replay_input *replay)
+void gt_load(struct gt_loaded *l, const char *path, struct gt_symbolizer *sym,
+	     const struct gt_load_options *o)
 {
 	gt_hold_warnings(); /* until the trace proves readable */
 	l->m = gt_model_new();
-	/*
-	 * Streaming summarizes each image as it is retired, keeping the sites
-	 * it prints: memory follows the processes running at a time. --html
-	 * and --folded draw from every stack, so they keep the model whole.
-	 */
-	if (streaming) {
-		gt_summary_init(&l->s, path, sym, pid, keep_sites, replay);
-		gt_model_on_retire(l->m, summary_add, &l->s);
-		gt_model_no_timelines(l->m); /* the HTML page's alone, and it does not stream */
+	struct gt_phases *ph = o->phases;
+	if (!o->timelines)
+		gt_model_no_timelines(l->m);
+	struct retiring retiring = {&l->s, o->timelines, 0};
+	if (!o->whole) {
+		gt_summary_init(&l->s, path, sym, o->pid, o->keep_sites, o->replay);
+		if (o->stacks_hook)
+			gt_summary_on_stacks(&l->s, o->stacks_hook, o->stacks_ctx);
+		gt_model_on_retire(l->m, summarize, &retiring);
 	}
 	struct gt_decoder *d = gt_decoder_open(path);
 	struct gt_progress progress;
@@ -52,15 +74,16 @@ void gt_load(struct gt_loaded *l, const char *path, struct gt_symbolizer *sym, l
 	int torn = gt_decoder_torn(d);
 	gt_decoder_close(d);
 	gt_model_finish(l->m, torn);
+	gt_model_on_retire(l->m, NULL, NULL); /* retiring's life ends here */
 	if (ph)
 		gt_phases_finish(ph);
-	if (streaming)
-		gt_summary_finish(&l->s, l->m);
+	if (o->whole)
+		gt_summary_build(&l->s, l->m, path, sym, o->pid, o->replay);
 	else
-		gt_summary_build(&l->s, l->m, path, sym, pid, replay);
+		gt_summary_finish(&l->s, l->m);
 	l->s.phases = ph;
-	if (pid >= 0 && !l->s.n)
-		gt_die("no process with pid %ld in '%s'", pid, path);
+	if (o->pid >= 0 && !l->s.n)
+		gt_die("no process with pid %ld in '%s'", o->pid, path);
 	gt_release_warnings();
 }
 

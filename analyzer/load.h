@@ -14,18 +14,31 @@ struct gt_loaded {
 	struct gt_summary s;
 };
 
+/* What a report needs of the trace beyond the summary. */
+struct gt_load_options {
+	long pid;	   /* only this pid's images (dies if none); < 0: all */
+	size_t keep_sites; /* as gt_summary_init */
+	/*
+	 * Keep the model whole and summarize it at the end, every process's
+	 * stacks included (--folded). Else each image is summarized as it is
+	 * retired, and memory follows the processes running at a time.
+	 */
+	int whole;
+	int timelines; /* keep each image's timeline (timeline.h): the HTML page's */
+	/* If not NULL and not whole, sees each process with its stacks
+	 * (gt_summary_on_stacks). */
+	gt_proc_stacks_hook *stacks_hook;
+	void *stacks_ctx;
+	struct gt_phases *phases;	      /* attribute calls to trace2 phases; NULL: no */
+	const struct gt_replay_input *replay; /* as gt_summary_init; NULL: none */
+};
+
 /*
  * Reads the trace at path (dies on bad input; a torn tail is a warning)
- * and summarizes it. streaming: summarize each image as it is retired
- * (text, JSON, --diff), else keep the model whole (--html, --folded).
- * keep_sites as gt_summary_init. ph, if not NULL, attributes the calls to
- * trace2 phases and is left in s.phases. replay, if not NULL, adds a
- * replay's predictions to the verdicts (gt_summary_init). Dies if pid >= 0
- * matched no process.
+ * and summarizes it as o says. The phases, if any, are left in s.phases.
  */
-void gt_load(struct gt_loaded *l, const char *path, struct gt_symbolizer *sym, long pid,
-	     size_t keep_sites, int streaming, struct gt_phases *ph,
-	     const struct gt_replay_input *replay);
+void gt_load(struct gt_loaded *l, const char *path, struct gt_symbolizer *sym,
+	     const struct gt_load_options *o);
 void gt_load_release(struct gt_loaded *l);
 
 #endif /* GT_LOAD_H */

@@ -90,12 +90,19 @@ static const char *option_value(const char *name, int argc, char **argv, int *i)
 	return argv[++*i];
 }
 
-static void write_html(const char *file, const struct gt_summary *s, size_t top, size_t processes)
+/* Adds each process's stacks to the flame graph as the trace is read. */
+static void add_flame(void *flame, const struct gt_proc *p)
+{
+	gt_flame_add(flame, p);
+}
+
+static void write_html(const char *file, const struct gt_summary *s, const struct gt_flame *flame,
+		       size_t top, size_t processes)
 {
 	FILE *out = fopen(file, "w");
 	if (!out)
 		gt_die("cannot open '%s': %s", file, strerror(errno));
-	gt_report_html(out, s, top, processes);
+	gt_report_html(out, s, flame, top, processes);
 	if (fflush(out) || ferror(out)) {
 		int e = errno;
 		fclose(out);
@@ -110,8 +117,9 @@ static int diff(const char *base, const char *new, struct gt_symbolizer *sym, lo
 		double fail_pct, size_t top)
 {
 	struct gt_loaded a, b;
-	gt_load(&a, base, sym, pid, 0, 1, NULL, NULL);
-	gt_load(&b, new, sym, pid, 0, 1, NULL, NULL);
+	struct gt_load_options o = {.pid = pid};
+	gt_load(&a, base, sym, &o);
+	gt_load(&b, new, sym, &o);
 	struct gt_diff d;
 	gt_diff_build(&d, &a.s, &b.s);
 	if (json)
@@ -236,18 +244,29 @@ int main(int argc, char **argv)
 		struct gt_phases ph;
 		if (trace2)
 			gt_phases_init(&ph, trace2);
+		struct gt_flame *flame = mode == MODE_HTML ? gt_flame_new() : NULL;
+		struct gt_load_options o = {
+			.pid = pid,
+			.keep_sites = (size_t)top,
+			.whole = mode == MODE_FOLDED,
+			.timelines = mode == MODE_HTML,
+			.stacks_hook = flame ? add_flame : NULL,
+			.stacks_ctx = flame,
+			.phases = trace2 ? &ph : NULL,
+			.replay = replay_path ? &replay : NULL,
+		};
 		struct gt_loaded l;
-		gt_load(&l, paths[0], sym, pid, (size_t)top, mode == MODE_JSON || mode == MODE_TEXT,
-			trace2 ? &ph : NULL, replay_path ? &replay : NULL);
+		gt_load(&l, paths[0], sym, &o);
 		if (mode == MODE_JSON)
 			gt_report_json(stdout, &l.s, (size_t)top);
 		else if (mode == MODE_FOLDED)
 			gt_report_folded(stdout, &l.s, by_bytes);
 		else if (mode == MODE_HTML)
-			write_html(html, &l.s, (size_t)top, (size_t)processes);
+			write_html(html, &l.s, flame, (size_t)top, (size_t)processes);
 		else
 			gt_report_text(stdout, &l.s, (size_t)top, (size_t)processes);
 		gt_load_release(&l);
+		gt_flame_free(flame);
 		if (trace2)
 			gt_phases_release(&ph);
 	}

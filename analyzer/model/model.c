@@ -140,13 +140,9 @@ static void free_modules(struct gt_image *img)
 	img->nmods = img->mods_cap = 0;
 }
 
-static void queue_ended(struct gt_model *m, struct gt_image *img)
+/* Appends img to the ring of ended images, waiting from block ended_block. */
+static void push_ended(struct gt_model *m, struct gt_image *img)
 {
-	if (!m->retire || img->retired)
-		return;
-	img->ended_block = m->blocks;
-	if (img->queued)
-		return; /* ended again after a failed exec: it waits from now */
 	if (m->nended == m->ended_cap) {
 		size_t cap = m->ended_cap ? 2 * m->ended_cap : 64;
 		struct gt_image **v = gt_xcalloc(cap, sizeof(*v));
@@ -159,6 +155,17 @@ static void queue_ended(struct gt_model *m, struct gt_image *img)
 	}
 	m->ended[(m->ended_head + m->nended++) % m->ended_cap] = img;
 	img->queued = 1;
+	img->queued_block = img->ended_block;
+}
+
+static void queue_ended(struct gt_model *m, struct gt_image *img)
+{
+	if (!m->retire || img->retired)
+		return;
+	img->ended_block = m->blocks;
+	if (img->queued)
+		return; /* ended again after a failed exec: it waits from now */
+	push_ended(m, img);
 }
 
 /* Ends an image's accounting: what was still live is leaked. Once. */
@@ -186,8 +193,8 @@ static void free_stacks(struct gt_image *img)
 
 /*
  * Hands a finished image to the retire hook, then forgets what only the
- * hook needed: stacks, modules, live blocks and mappings, the timeline.
- * The image's counters stay for the reports.
+ * hook needed: stacks, modules, live blocks and mappings. The image's
+ * counters and timeline stay for the reports.
  */
 static void retire(struct gt_model *m, struct gt_image *img)
 {
@@ -198,21 +205,27 @@ static void retire(struct gt_model *m, struct gt_image *img)
 	free_modules(img);
 	gt_heap_forget(&img->heap);
 	gt_maps_forget(&img->maps);
-	gt_timeline_release(&img->timeline);
-	gt_timeline_init(&img->timeline);
 }
 
-/* Retires the images that ended GT_RETIRE_AFTER_BLOCKS blocks ago and stayed ended. */
+/*
+ * Retires the images whose last block (at or after their END) came
+ * GT_RETIRE_AFTER_BLOCKS blocks ago, and that stayed ended. One that wrote
+ * blocks while it waited goes to the back of the ring: it may retire later
+ * than it could, never early.
+ */
 static void retire_due(struct gt_model *m)
 {
 	while (m->nended) {
 		struct gt_image *img = m->ended[m->ended_head];
-		if (img->ended_block + GT_RETIRE_AFTER_BLOCKS > m->blocks)
+		if (img->ended_block + GT_RETIRE_AFTER_BLOCKS > m->blocks &&
+		    img->ended_block == img->queued_block)
 			break;
 		m->ended_head = (m->ended_head + 1) % m->ended_cap;
 		m->nended--;
 		img->queued = 0;
-		if (img->ended && !img->retired)
+		if (img->ended_block + GT_RETIRE_AFTER_BLOCKS > m->blocks)
+			push_ended(m, img);
+		else if (img->ended && !img->retired)
 			retire(m, img);
 	}
 }
@@ -594,6 +607,10 @@ void gt_model_block_begin(struct gt_model_step *s, struct gt_model *m, const str
 	s->b = b;
 	s->img = image_for(m, b);
 	m->blocks++;
+	/* Calls after END (destructors of libraries finalized after the
+	 * tracer's) come one block each: the image waits for them. */
+	if (s->img->queued)
+		s->img->ended_block = m->blocks;
 	check_seq(m, s->img, b);
 	s->img->block_start = 1;
 }

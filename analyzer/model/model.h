@@ -55,11 +55,12 @@ struct gt_image {
 	size_t argc, envc;
 	char **argv, **env;
 
-	int ended;	      /* an END record was seen (the last one counts) */
-	int finished;	      /* live blocks counted as leaked (gt_model_finish, or retired) */
-	int retired;	      /* summarized by the retire hook; its details forgotten */
-	int queued;	      /* waiting in the model's queue of ended images */
-	uint64_t ended_block; /* the model's block count at its END */
+	int ended;	       /* an END record was seen (the last one counts) */
+	int finished;	       /* live blocks counted as leaked (gt_model_finish, or retired) */
+	int retired;	       /* summarized by the retire hook; its details forgotten */
+	int queued;	       /* waiting in the model's queue of ended images */
+	uint64_t ended_block;  /* the model's block count at its END, or at a later block */
+	uint64_t queued_block; /* its ended_block when it joined the ring */
 	struct gt_rec_end end;
 	uint64_t exec_failures, dropped_calls;
 	/* Calls measured implausibly long, and the time cut off them. */
@@ -102,16 +103,18 @@ void gt_model_no_timelines(struct gt_model *m);
 
 /*
  * Called once for every image, when it is retired: GT_RETIRE_AFTER_BLOCKS
- * blocks after its END (if no failed exec revived it), or at
+ * blocks after its END or its last block after END, whichever is later
+ * (if no failed exec revived it), or at
  * gt_model_finish. The image is finished (leaks counted). After the hook
  * returns, the model forgets the image's stacks, modules, live blocks and
- * mappings and its timeline, and keeps its counters (the image stays valid
+ * mappings, and keeps its counters and timeline (the image stays valid
  * until gt_model_free): memory follows the images running at a time, not
  * every image of the trace. Calls that still arrive for a retired image
  * are counted, but their frees and unmaps find nothing live. Without a
- * hook nothing is retired (--html and --folded need every stack).
+ * hook nothing is retired (--folded prints every stack at the end).
  */
 typedef void gt_retire_hook(void *ctx, struct gt_image *img);
+/* retire NULL: no hook from now on. */
 void gt_model_on_retire(struct gt_model *m, gt_retire_hook *retire, void *ctx);
 
 /*

@@ -113,6 +113,22 @@ void gt_timeline_note(struct gt_timeline *tl, uint64_t origin_ns, uint64_t t,
 	}
 }
 
+size_t gt_timeline_page_points(size_t drawn)
+{
+	size_t share = drawn ? GT_TIMELINE_PAGE_POINTS / drawn : GT_TIMELINE_BUCKETS;
+	return share < GT_TIMELINE_PAGE_MIN_POINTS ? GT_TIMELINE_PAGE_MIN_POINTS : share;
+}
+
+void gt_timeline_fit(struct gt_timeline *tl, size_t max)
+{
+	if (tl->n <= max)
+		return;
+	while (tl->n > max)
+		merge_pairs(tl);
+	tl->b = gt_xrealloc(tl->b, tl->n * sizeof(*tl->b));
+	tl->cap = tl->n;
+}
+
 void gt_timeline_release(struct gt_timeline *tl)
 {
 	free(tl->b);

@@ -31,14 +31,25 @@ void gt_report_json_process(struct gt_json *j, const struct gt_summary *s, const
 void gt_report_folded(FILE *out, const struct gt_summary *s, int by_bytes);
 
 /*
- * One self-contained HTML page (report_html.c): verdict, process tree,
- * per-process timelines (timeline.h), a flame graph of the stacks
- * --folded writes, weighted by allocations, bytes or temporary
- * allocations, and the top sites (for each of the heaviest `processes`
- * processes, its top `top` by each of those; 0 = all). s must keep its
- * stacks (gt_summary_build). Dies if a temporary file cannot be used; the
- * caller checks out for write errors.
+ * The HTML page's flame graph (report_html_flame.c): the allocating stacks
+ * --folded writes, merged into one tree, weighted by allocations, bytes
+ * and temporary allocations, built process by process as the trace is
+ * read: gt_flame_add is a gt_proc_stacks_hook (gt_summary_on_stacks).
  */
-void gt_report_html(FILE *out, const struct gt_summary *s, size_t top, size_t processes);
+struct gt_flame;
+struct gt_flame *gt_flame_new(void);
+void gt_flame_add(struct gt_flame *f, const struct gt_proc *p);
+void gt_flame_free(struct gt_flame *f);
+
+/*
+ * One self-contained HTML page (report_html.c): verdict, process tree,
+ * per-process timelines (timeline.h; the model must keep them), the
+ * flame graph f, and the top sites (for each of the heaviest
+ * `processes` processes, its top `top` by allocations, bytes and
+ * temporary allocations; 0 = all). Dies if a temporary file cannot be
+ * used; the caller checks out for write errors.
+ */
+void gt_report_html(FILE *out, const struct gt_summary *s, const struct gt_flame *f, size_t top,
+		    size_t processes);
 
 #endif /* GT_REPORT_H */

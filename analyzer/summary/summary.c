@@ -565,6 +565,19 @@ void gt_summary_add(struct gt_summary *s, const struct gt_image *img)
 	gt_callers_build(p);
 	cap_sites(p, s->keep_sites);
 	share_frames(s, p);
+	if (s->stacks_hook) {
+		s->stacks_hook(s->stacks_ctx, p);
+		free(p->stacks);
+		p->stacks = NULL;
+		p->nstacks = 0;
+	}
+}
+
+void gt_summary_on_stacks(struct gt_summary *s, gt_proc_stacks_hook *hook, void *ctx)
+{
+	s->keep_stacks = 1;
+	s->stacks_hook = hook;
+	s->stacks_ctx = ctx;
 }
 
 /*

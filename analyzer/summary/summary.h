@@ -81,6 +81,10 @@ struct gt_proc_stack {
 /* summary.c: a stack's function names, stored once */
 struct gt_function_list;
 struct gt_phases;
+struct gt_proc;
+
+/* Sees a process while its stacks are there (gt_summary_on_stacks). */
+typedef void gt_proc_stacks_hook(void *ctx, const struct gt_proc *p);
 
 struct gt_proc {
 	const struct gt_image *img;
@@ -141,8 +145,10 @@ struct gt_summary {
 	char *command; /* the command the user ran, shell-quoted */
 	const char *const *stripped;
 	size_t nstripped;
-	struct gt_site_frames *site_frames;	 /* uthash by key */
-	int keep_stacks;			 /* fill gt_proc.stacks (gt_summary_build) */
+	struct gt_site_frames *site_frames; /* uthash by key */
+	int keep_stacks; /* fill gt_proc.stacks (gt_summary_build, gt_summary_on_stacks) */
+	gt_proc_stacks_hook *stacks_hook; /* gt_summary_on_stacks */
+	void *stacks_ctx;
 	struct gt_function_list *function_lists; /* uthash: gt_proc_stack's functions */
 	struct gt_site_key *key;		 /* scratch: the key of a site looked up */
 	size_t key_cap;
@@ -160,6 +166,14 @@ void gt_summary_init(struct gt_summary *s, const char *path, struct gt_symbolize
 		     size_t keep_sites, const struct gt_replay_input *replay);
 void gt_summary_add(struct gt_summary *s, const struct gt_image *img);
 void gt_summary_finish(struct gt_summary *s, const struct gt_model *m);
+
+/*
+ * Makes gt_summary_add fill each process's stacks (gt_proc.stacks), hand
+ * the process to hook(ctx, p), then free them: the counts they point to
+ * are the image's heap's, which a retired image forgets. The HTML page's
+ * flame graph is built that way, image by image. Call after init.
+ */
+void gt_summary_on_stacks(struct gt_summary *s, gt_proc_stacks_hook *hook, void *ctx);
 
 /*
  * All of the above on a model that retired nothing (--html, --folded),

@@ -61,6 +61,7 @@ struct pipeline_run {
 	struct gt_decoder *decoder;
 	struct gt_summary summary;
 	int have_summary;
+	struct gt_flame *flame;
 };
 static struct pipeline_run run;
 
@@ -146,7 +147,11 @@ static void pipeline(void)
 	gt_report_text(devnull, &run.summary, 10, 2);
 	gt_report_folded(devnull, &run.summary, 0);
 	gt_report_folded(devnull, &run.summary, 1);
-	gt_report_html(devnull, &run.summary, 50, 2);
+	/* The page's flame graph, from the whole model's stacks at once. */
+	run.flame = gt_flame_new();
+	for (size_t i = 0; i < run.summary.n; i++)
+		gt_flame_add(run.flame, &run.summary.procs[i]);
+	gt_report_html(devnull, &run.summary, run.flame, 50, 2);
 }
 
 static void release(void)
@@ -157,6 +162,7 @@ static void release(void)
 	gt_reader_close(run.reader);
 	gt_model_free(run.model);
 	gt_symbolizer_free(run.sym);
+	gt_flame_free(run.flame);
 	run = (struct pipeline_run){0};
 }
 

@@ -1,8 +1,9 @@
 /*
  * Unit test of the timeline buckets behind the HTML report (analyzer/
  * timeline.c): levels held through quiet buckets, events counted where
- * they happen, calls before the origin, and a long run merged down to at
- * most GT_TIMELINE_BUCKETS buckets with every event still counted.
+ * they happen, calls before the origin, a long run merged down to at
+ * most GT_TIMELINE_BUCKETS buckets with every event still counted, and a
+ * timeline fitted to fewer.
  */
 #include <string.h>
 
@@ -118,10 +119,55 @@ static void long_run_merges(void)
 	gt_timeline_release(&tl);
 }
 
+/*
+ * Fitting a timeline to fewer buckets (a retired image's, to its share of
+ * the page) merges groups of a power of two: highest levels, summed events,
+ * the width multiplied. Calls after the fit land where they would have.
+ */
+static void fit_merges_groups(void)
+{
+	struct gt_timeline tl;
+	gt_timeline_init(&tl);
+	memset(&h, 0, sizeof(h));
+	memset(&m, 0, sizeof(m));
+	const uint64_t w = GT_TIMELINE_FIRST_WIDTH_NS, buckets = 1000;
+	for (uint64_t i = 0; i < buckets; i++) {
+		h.allocations += i % 3;
+		h.current_bytes = (i * 7919) % 1000; /* levels in no order */
+		gt_timeline_note(&tl, 0, i * w, &h, &m, 0);
+	}
+	CHECK(tl.n == buckets);
+	struct gt_timeline_bucket before[1000];
+	memcpy(before, tl.b, sizeof(before));
+
+	gt_timeline_fit(&tl, 100); /* 1000 -> 500 -> 250 -> 125 -> 63 */
+	CHECK(tl.n == 63);
+	CHECK(tl.cap == tl.n);
+	CHECK(tl.width_ns == 16 * w);
+	for (size_t g = 0; g < tl.n; g++) {
+		uint64_t level = 0, events = 0;
+		for (size_t k = 16 * g; k < 16 * (g + 1) && k < buckets; k++) {
+			level = before[k].heap_bytes > level ? before[k].heap_bytes : level;
+			events += before[k].allocations;
+		}
+		CHECK(tl.b[g].heap_bytes == level);
+		CHECK(tl.b[g].allocations == events);
+	}
+	gt_timeline_fit(&tl, 100); /* already fits: unchanged */
+	CHECK(tl.n == 63 && tl.width_ns == 16 * w);
+
+	h.allocations += 5;
+	gt_timeline_note(&tl, 0, 1100 * w, &h, &m, 0);
+	CHECK(tl.n == 1100 / 16 + 1);
+	CHECK(tl.b[tl.n - 1].allocations == 5);
+	gt_timeline_release(&tl);
+}
+
 int main(void)
 {
 	quiet_buckets_hold_levels();
 	map_events_by_kind();
 	long_run_merges();
+	fit_merges_groups();
 	return check_result("test_timeline");
 }

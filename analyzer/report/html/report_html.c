@@ -131,7 +131,7 @@ static void procs_data(struct gt_json *j, const struct gt_summary *s)
  * (a path, a C++ name) can close the script element; JSON has '<' only in
  * strings, where the escape means the same character.
  */
-static void data(FILE *out, const struct gt_summary *s)
+static void data(FILE *out, const struct gt_summary *s, const struct gt_flame *f)
 {
 	FILE *tmp = tmpfile();
 	if (!tmp)
@@ -146,7 +146,7 @@ static void data(FILE *out, const struct gt_summary *s)
 	gt_json_end_array(&j);
 	procs_data(&j, s);
 	gt_html_timelines(&j, s);
-	gt_html_flame(&j, s);
+	gt_html_flame(&j, f);
 	gt_json_end_object(&j);
 	if (fflush(tmp) || ferror(tmp))
 		gt_die("cannot write a temporary file: %s", strerror(errno));
@@ -175,7 +175,8 @@ static const char controls[] =
 	"aria-label=\"search functions\"><button id=\"gt-reset\" type=\"button\">reset zoom"
 	"</button><span id=\"gt-match\"></span></div>\n";
 
-void gt_report_html(FILE *out, const struct gt_summary *s, size_t top, size_t processes)
+void gt_report_html(FILE *out, const struct gt_summary *s, const struct gt_flame *f, size_t top,
+		    size_t processes)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -230,6 +231,6 @@ void gt_report_html(FILE *out, const struct gt_summary *s, size_t top, size_t pr
 	fputs("<footer>gittrace-report &middot; <span id=\"gt-status\" data-state=\"loading\">"
 	      "the script has not run</span></footer>\n<div id=\"gt-tip\" hidden></div>\n",
 	      out);
-	data(out, s);
+	data(out, s, f);
 	fprintf(out, "<script>%s</script>\n</body></html>\n", gt_html_js);
 }

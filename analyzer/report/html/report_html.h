@@ -48,13 +48,9 @@ void gt_html_timelines(struct gt_json *j, const struct gt_summary *s);
 void gt_html_phase_bands(struct gt_json *j, const struct gt_phases *ph, const struct gt_image *img,
 			 uint64_t origin_ns);
 
-/*
- * The "flame" member of the page's data: the allocating stacks of every
- * process (gt_proc.stacks, as --folded prints them: allocator frames
- * dropped, one root frame per image) merged into one tree, weighted by
- * allocations, bytes and temporary allocations. See report_html_flame.c
- * for the encoding.
- */
-void gt_html_flame(struct gt_json *j, const struct gt_summary *s);
+struct gt_flame;
+
+/* The "flame" member of the page's data (report_html_flame.c for the encoding). */
+void gt_html_flame(struct gt_json *j, const struct gt_flame *f);
 
 #endif /* GT_REPORT_HTML_H */

@@ -19,52 +19,31 @@ struct row {
 	struct gt_site_label label; /* among its process's rows */
 };
 
-typedef uint64_t metric_fn(const struct gt_site *);
+typedef int site_order(const void *, const void *);
 
-static uint64_t allocations(const struct gt_site *s)
+/*
+ * Marks in chosen (indexed like p->sites) the process's top sites in one
+ * of the summary's orders (summary.h), whose leaders a summary that caps
+ * its sites keeps: the rows are the same whether it kept all or not. By
+ * bytes at the peak, only the sites that held some then.
+ */
+static void choose(const struct gt_proc *p, size_t top, site_order *order, char *chosen)
 {
-	return s->allocations;
-}
-
-static uint64_t bytes(const struct gt_site *s)
-{
-	return s->bytes;
-}
-
-static uint64_t temporary(const struct gt_site *s)
-{
-	return s->temporary;
-}
-
-static uint64_t at_peak(const struct gt_site *s)
-{
-	return s->at_peak_bytes;
-}
-
-struct ranked {
-	uint64_t v;
-	size_t k; /* index in p->sites */
-};
-
-static int by_value(const void *a, const void *b)
-{
-	const struct ranked *x = a, *y = b;
-	if (x->v != y->v)
-		return x->v < y->v ? 1 : -1;
-	return x->k < y->k ? -1 : x->k > y->k;
-}
-
-/* Marks the process's top sites by metric in chosen (indexed like p->sites). */
-static void choose(const struct gt_proc *p, size_t top, metric_fn *metric, char *chosen)
-{
-	struct ranked *r = gt_xcalloc(p->nsites ? p->nsites : 1, sizeof(*r));
-	for (size_t k = 0; k < p->nsites; k++)
-		r[k] = (struct ranked){metric(p->sites[k]), k};
-	qsort(r, p->nsites, sizeof(*r), by_value);
-	/* By bytes at the peak: only the sites that held some then. */
-	for (size_t i = 0; i < top && i < p->nsites && (r[i].v || metric != at_peak); i++)
-		chosen[r[i].k] = 1;
-	free(r);
+	if (top >= p->nsites && order != gt_site_by_peak) {
+		memset(chosen, 1, p->nsites);
+		return;
+	}
+	struct gt_site **v = gt_xcalloc(p->nsites ? p->nsites : 1, sizeof(*v));
+	memcpy(v, p->sites, p->nsites * sizeof(*v));
+	qsort(v, p->nsites, sizeof(*v), order);
+	for (size_t i = 0; i < top && i < p->nsites; i++) {
+		if (order == gt_site_by_peak && !v[i]->at_peak_bytes)
+			break;
+		for (size_t k = 0; k < p->nsites; k++)
+			if (p->sites[k] == v[i])
+				chosen[k] = 1;
+	}
+	free(v);
 }
 
 static int heavier(const void *a, const void *b)
@@ -185,10 +164,10 @@ void gt_html_sites(FILE *out, const struct gt_summary *s, size_t top, size_t pro
 		const struct gt_proc *p = &s->procs[i];
 		char *chosen = gt_xcalloc(p->nsites ? p->nsites : 1, 1);
 		size_t t = top ? top : p->nsites, first = n;
-		choose(p, t, allocations, chosen);
-		choose(p, t, bytes, chosen);
-		choose(p, t, temporary, chosen);
-		choose(p, t, at_peak, chosen);
+		choose(p, t, gt_site_by_allocations, chosen);
+		choose(p, t, gt_site_by_bytes, chosen);
+		choose(p, t, gt_site_by_temporary, chosen);
+		choose(p, t, gt_site_by_peak, chosen);
 		for (size_t k = 0; k < p->nsites; k++) {
 			if (!chosen[k])
 				continue;

@@ -12,17 +12,12 @@
  *
  * A series that is zero throughout is left out (the script reads a missing
  * series as zeros): most processes never map a pack, and the page stays
- * small. So that a trace of many processes stays small too, the page holds
- * at most GT_HTML_TIMELINE_POINTS buckets in all: each process gets an
- * equal share (at least GT_HTML_TIMELINE_MIN_POINTS), and its buckets are
- * merged in groups of a power of two to fit, as the model merges them.
+ * small. So that a trace of many processes stays small too, each process
+ * gets a share of the page's points (gt_timeline_page_points).
  */
 #include "report_html.h"
 
 #include "mapkind.h"
-
-#define GT_HTML_TIMELINE_POINTS	    64000
-#define GT_HTML_TIMELINE_MIN_POINTS 128
 
 enum field { F_HEAP, F_MAPPED, F_PACK, F_ALLOCATIONS, F_MMAPS, F_MUNMAPS };
 
@@ -131,9 +126,7 @@ void gt_html_timelines(struct gt_json *j, const struct gt_summary *s)
 			trace_start = tl->origin_ns;
 		drawn += tl->n > 0;
 	}
-	size_t max_points = drawn ? GT_HTML_TIMELINE_POINTS / drawn : GT_TIMELINE_BUCKETS;
-	if (max_points < GT_HTML_TIMELINE_MIN_POINTS)
-		max_points = GT_HTML_TIMELINE_MIN_POINTS;
+	size_t max_points = gt_timeline_page_points(drawn);
 	gt_json_key(j, "timelines");
 	gt_json_begin_array(j);
 	for (size_t i = 0; i < s->n; i++)
