@@ -304,8 +304,10 @@ static inline unsigned gt_columns_of_major(unsigned major)
  * this image (recording a random sample of calls, timed, and scaled up;
  * every block written, timed). CPU time minus tracer_ns estimates the
  * program's own CPU time.
- * More CALLs of the image may follow (e.g. frees run by later exit
- * handlers): a reader keeps counting them.
+ * More CALLs of the image may follow: the C library's clean-up after the
+ * last finalizer, or (earlier tracers, which wrote END in their own
+ * destructor) the frees of the libraries finalized after the tracer, a
+ * block each. A reader keeps counting them.
  */
 #define GT_FIELDS_END(F)                                                                           \
 	F(reason, END_REASON, "reason")                                                            \

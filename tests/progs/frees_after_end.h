@@ -3,8 +3,8 @@
 #define GT_TEST_FREES_AFTER_END_H
 
 /* Blocks the library holds from its constructor to its destructor: many
- * more than the analyzer's GT_RETIRE_AFTER_BLOCKS, as each free after
- * END is a block of its own. */
+ * more than the analyzer's GT_RETIRE_AFTER_BLOCKS, which each free after
+ * END would be a block of its own. */
 #define GT_TEST_BLOCKS_AFTER_END 300
 
 int gt_test_blocks_taken(void);

@@ -1,8 +1,8 @@
 /*
  * A library whose destructor frees what its constructor allocated. The
- * program needs it, so the loader finalizes it after the preload: its
- * frees come after the tracer's END record, as the destructors of a C++
- * program's libraries do (the frees-after-END test).
+ * program needs it, so the loader finalizes it after the preload, as it
+ * does a C++ program's libraries and their static objects: the
+ * frees-after-END test's subject.
  */
 #include <stdlib.h>
 
