@@ -21,16 +21,13 @@ struct retiring {
 static void summarize(void *ctx, struct gt_image *img)
 {
 	struct retiring *r = ctx;
-	size_t n = r->s->n;
 	gt_summary_add(r->s, img);
 	if (!r->timelines)
 		return;
-	if (r->s->n == n) {
+	if (!gt_summary_takes(r->s, img))
 		gt_timeline_release(&img->timeline);
-		gt_timeline_init(&img->timeline);
-	} else if (img->timeline.n) {
+	else if (img->timeline.n)
 		gt_timeline_fit(&img->timeline, gt_timeline_page_points(++r->drawn));
-	}
 }
 
 void gt_load(struct gt_loaded *l, const char *path, struct gt_symbolizer *sym,

@@ -515,7 +515,9 @@ static void apply_call(struct gt_model *m, struct gt_image *img, const struct gt
 	case GT_FN_COUNT:
 		break;
 	}
-	if (!m->no_timelines)
+	/* A retired image's timeline is part of its summary: its forgotten
+	 * heap would only show levels that never fall. */
+	if (!m->no_timelines && !img->retired)
 		gt_timeline_note(&img->timeline, img->has_info ? img->start_mono_ns : img->first_ns,
 				 t, h, &img->maps, c->fn >= GT_FN_MMAP && c->fn <= GT_FN_MREMAP);
 }

@@ -110,7 +110,8 @@ void gt_model_no_timelines(struct gt_model *m);
  * mappings, and keeps its counters and timeline (the image stays valid
  * until gt_model_free): memory follows the images running at a time, not
  * every image of the trace. Calls that still arrive for a retired image
- * are counted, but their frees and unmaps find nothing live. Without a
+ * are counted, but their frees and unmaps find nothing live, and its
+ * timeline no longer changes. Without a
  * hook nothing is retired (--folded prints every stack at the end).
  */
 typedef void gt_retire_hook(void *ctx, struct gt_image *img);
@@ -118,8 +119,9 @@ typedef void gt_retire_hook(void *ctx, struct gt_image *img);
 void gt_model_on_retire(struct gt_model *m, gt_retire_hook *retire, void *ctx);
 
 /*
- * How long an ended image stays: calls after END (exit handlers' frees) and
- * failed execs come from the same process, right after it.
+ * How long an ended image stays after its END or its last block since:
+ * calls after END (the C library's clean-up, or a block each from earlier
+ * tracers) and failed execs come from the same process, right after it.
  */
 #define GT_RETIRE_AFTER_BLOCKS 64
 

@@ -121,12 +121,12 @@ size_t gt_timeline_page_points(size_t drawn)
 
 void gt_timeline_fit(struct gt_timeline *tl, size_t max)
 {
-	if (tl->n <= max)
-		return;
 	while (tl->n > max)
 		merge_pairs(tl);
-	tl->b = gt_xrealloc(tl->b, tl->n * sizeof(*tl->b));
-	tl->cap = tl->n;
+	if (tl->cap > tl->n && tl->n) {
+		tl->b = gt_xrealloc(tl->b, tl->n * sizeof(*tl->b));
+		tl->cap = tl->n;
+	}
 }
 
 void gt_timeline_release(struct gt_timeline *tl)

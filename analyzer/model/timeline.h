@@ -65,7 +65,9 @@ void gt_timeline_note(struct gt_timeline *tl, uint64_t origin_ns, uint64_t t,
 void gt_timeline_release(struct gt_timeline *tl);
 
 /*
- * The HTML page draws at most GT_TIMELINE_PAGE_POINTS buckets in all, so
+ * The HTML page's rule, here because the loader fits retired images'
+ * timelines by it (gt_timeline_fit). The page draws at most
+ * GT_TIMELINE_PAGE_POINTS buckets in all, so
  * that a trace of many processes makes a small page: each process with
  * buckets gets an equal share, at least GT_TIMELINE_PAGE_MIN_POINTS, its
  * buckets merged in groups of a power of two to fit, as the model merges
@@ -78,7 +80,7 @@ size_t gt_timeline_page_points(size_t drawn);
 
 /*
  * Merges buckets in pairs until at most max are left (max >= 1), and
- * frees the room of the rest. Drawn at max or fewer points, the timeline
+ * frees the room beyond them. Drawn at max or fewer points, the timeline
  * looks the same as before: a retired image's can be fitted to the share
  * of the processes drawn so far, which only shrinks.
  */

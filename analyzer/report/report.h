@@ -34,7 +34,8 @@ void gt_report_folded(FILE *out, const struct gt_summary *s, int by_bytes);
  * The HTML page's flame graph (report_html_flame.c): the allocating stacks
  * --folded writes, merged into one tree, weighted by allocations, bytes
  * and temporary allocations, built process by process as the trace is
- * read: gt_flame_add is a gt_proc_stacks_hook (gt_summary_on_stacks).
+ * read: gt_flame_add takes each process a gt_proc_stacks_hook sees
+ * (gt_summary_on_stacks), while its stacks are there.
  */
 struct gt_flame;
 struct gt_flame *gt_flame_new(void);

@@ -153,7 +153,8 @@ static void build_sites(struct gt_summary *s, struct gt_proc *p)
 {
 	struct gt_site *table = NULL;
 	const struct gt_heap *h = &p->img->heap;
-	if (s->keep_stacks) {
+	int stacks = s->keep_stacks || s->stacks_hook;
+	if (stacks) {
 		p->nstacks = h->nstacks;
 		p->stacks = gt_xcalloc(h->nstacks ? h->nstacks : 1, sizeof(*p->stacks));
 	}
@@ -164,7 +165,7 @@ static void build_sites(struct gt_summary *s, struct gt_proc *p)
 		size_t n = 0, first = 0;
 		if (st)
 			n = gt_symbolize_stack(s->sym, p->img, st, &f);
-		if (s->keep_stacks)
+		if (stacks)
 			set_program_frames(s, &p->stacks[k], c, f, n);
 		if (st) {
 			first = gt_site_frame(f, n);
@@ -546,9 +547,14 @@ static void share_frames(struct gt_summary *s, struct gt_proc *p)
 	}
 }
 
+int gt_summary_takes(const struct gt_summary *s, const struct gt_image *img)
+{
+	return s->pid < 0 || img->pid == (uint64_t)s->pid;
+}
+
 void gt_summary_add(struct gt_summary *s, const struct gt_image *img)
 {
-	if (s->pid >= 0 && img->pid != (uint64_t)s->pid)
+	if (!gt_summary_takes(s, img))
 		return;
 	if (s->n == s->cap) {
 		s->cap = s->cap ? 2 * s->cap : 64;
@@ -575,7 +581,6 @@ void gt_summary_add(struct gt_summary *s, const struct gt_image *img)
 
 void gt_summary_on_stacks(struct gt_summary *s, gt_proc_stacks_hook *hook, void *ctx)
 {
-	s->keep_stacks = 1;
 	s->stacks_hook = hook;
 	s->stacks_ctx = ctx;
 }

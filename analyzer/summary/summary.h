@@ -146,8 +146,8 @@ struct gt_summary {
 	const char *const *stripped;
 	size_t nstripped;
 	struct gt_site_frames *site_frames; /* uthash by key */
-	int keep_stacks; /* fill gt_proc.stacks (gt_summary_build, gt_summary_on_stacks) */
-	gt_proc_stacks_hook *stacks_hook; /* gt_summary_on_stacks */
+	int keep_stacks;		    /* keep gt_proc.stacks (gt_summary_build) */
+	gt_proc_stacks_hook *stacks_hook;   /* gt_summary_on_stacks */
 	void *stacks_ctx;
 	struct gt_function_list *function_lists; /* uthash: gt_proc_stack's functions */
 	struct gt_site_key *key;		 /* scratch: the key of a site looked up */
@@ -165,6 +165,8 @@ struct gt_summary {
 void gt_summary_init(struct gt_summary *s, const char *path, struct gt_symbolizer *sym, long pid,
 		     size_t keep_sites, const struct gt_replay_input *replay);
 void gt_summary_add(struct gt_summary *s, const struct gt_image *img);
+/* Whether gt_summary_add takes img (not of another pid than s's). */
+int gt_summary_takes(const struct gt_summary *s, const struct gt_image *img);
 void gt_summary_finish(struct gt_summary *s, const struct gt_model *m);
 
 /*
@@ -176,8 +178,8 @@ void gt_summary_finish(struct gt_summary *s, const struct gt_model *m);
 void gt_summary_on_stacks(struct gt_summary *s, gt_proc_stacks_hook *hook, void *ctx);
 
 /*
- * All of the above on a model that retired nothing (--html, --folded),
- * keeping every process's stacks (gt_proc.stacks).
+ * All of the above on a model that retired nothing (--folded), keeping
+ * every process's stacks (gt_proc.stacks).
  */
 void gt_summary_build(struct gt_summary *s, const struct gt_model *m, const char *path,
 		      struct gt_symbolizer *sym, long pid, const struct gt_replay_input *replay);

@@ -7,9 +7,10 @@
  * windows mapped three times with LRU evictions, loose, idx and anonymous
  * maps, a failed mmap and an unknown record tag.
  *
- * Usage: make_trace OUT [--no-realtime]
+ * Usage: make_trace OUT [--no-realtime | --late-frees]
  * --no-realtime: IMAGE's start_realtime_ns is 0 (a writer without the
  * realtime reading; tests/phases aligns trace2 times without it).
+ * --late-frees: another trace (late_frees below).
  */
 #define _GNU_SOURCE
 #include <link.h>
@@ -236,18 +237,60 @@ static void end(uint64_t reason, int64_t status, uint64_t mono, uint64_t cpu_ns)
 #define PACK  "/r/.git/objects/pack/pack-1.pack"
 #define KIB   1024ull
 
+/*
+ * Two images that end and then free their blocks one block at a time, as
+ * tracers before 4153cd7 wrote the frees of libraries finalized after
+ * them: each image's blocks interleave with the other's, so each keeps
+ * coming back to the analyzer's queue of ended images while the other
+ * waits in it. A: 100 mallocs, END, then a free every 2 blocks of the
+ * file; B: 100 mallocs, then the same after its END. Every free matches a
+ * malloc (none untracked), nothing leaks, 200 blocks after the ENDs.
+ */
+static void late_frees(void)
+{
+	const uint64_t base[2] = {0x100000, 0x900000};
+	const uint64_t ids[2] = {IMG_A, IMG_B};
+	const uint32_t pids[2] = {200, 201};
+	uint32_t seq[2] = {0, 0};
+	uint64_t site = (uint64_t)(uintptr_t)known_malloc_site;
+	uint64_t worker = (uint64_t)(uintptr_t)worker_main;
+	for (int k = 0; k < 2; k++) {
+		image(pids[k], k ? pids[0] : 1, k ? GT_ORIGIN_FORK : GT_ORIGIN_ROOT, k ? ids[0] : 0,
+		      1000, "git", k ? "pack-objects" : "repack", NULL);
+		module();
+		thread(1, pids[k]);
+		stack(1, site, worker);
+		for (uint64_t i = 0; i < 100; i++)
+			CALL(GT_FN_MALLOC, 100, 1, 48, base[k] + i * 0x100);
+		end(GT_END_EXIT, 0, 2000, 1000000);
+		flush_block(ids[k], pids[k], seq[k]++, 1000);
+	}
+	for (uint64_t i = 0; i < 100; i++) {
+		for (int k = 0; k < 2; k++) {
+			thread(1, pids[k]);
+			CALL(GT_FN_FREE, 50, 0, base[k] + i * 0x100);
+			flush_block(ids[k], pids[k], seq[k]++, 3000 + i);
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
+	int late = argc == 3 && !strcmp(argv[2], "--late-frees");
 	if (argc == 3 && !strcmp(argv[2], "--no-realtime"))
 		start_realtime_ns = 0;
-	else if (argc != 2) {
-		fprintf(stderr, "usage: make_trace OUT [--no-realtime]\n");
+	else if (argc != 2 && !late) {
+		fprintf(stderr, "usage: make_trace OUT [--no-realtime | --late-frees]\n");
 		return 2;
 	}
 	out = fopen(argv[1], "wb");
 	if (!out) {
 		perror(argv[1]);
 		return 1;
+	}
+	if (late) {
+		late_frees();
+		return fclose(out) ? 1 : 0;
 	}
 	uint64_t site = (uint64_t)(uintptr_t)known_malloc_site;
 	uint64_t leak = (uint64_t)(uintptr_t)known_leak_site;

@@ -25,7 +25,7 @@
  * nodes is a flat preorder walk, five numbers per node; name indexes names;
  * the first node is the root (depth 0, "all"). A node's weights include its
  * children's; children come heaviest by allocations first, then by bytes,
- * then by name, then (images) in the order they ended. A flat list, not
+ * then by name, then (images) in the order they were added. A flat list, not
  * nested arrays: stacks are deeper than the JSON writer nests.
  */
 #include "report_html.h"
@@ -77,6 +77,13 @@ struct gt_flame *gt_flame_new(void)
 	return gt_xcalloc(1, sizeof(struct gt_flame));
 }
 
+/* a + b, or UINT64_MAX: a crafted trace's byte counts must not wrap the
+ * root's sums, which pruning as images are added relies on only growing. */
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
 /* The child of parent named name (created empty), with w added to it. */
 static struct node *step(struct node *parent, const char *name, const uint64_t *w)
 {
@@ -88,7 +95,7 @@ static struct node *step(struct node *parent, const char *name, const uint64_t *
 		HASH_ADD(hh, parent->children, name, sizeof(c->name), c);
 	}
 	for (int i = 0; i < W_COUNT; i++)
-		c->w[i] += w[i];
+		c->w[i] = add_sat(c->w[i], w[i]);
 	return c;
 }
 
@@ -190,12 +197,12 @@ void gt_flame_add(struct gt_flame *f, const struct gt_proc *p)
 			continue;
 		struct node *at = &top;
 		for (int i = 0; i < W_COUNT; i++)
-			at->w[i] += w[i];
+			at->w[i] = add_sat(at->w[i], w[i]);
 		for (size_t i = st->nfunctions; i > 0; i--)
 			at = step(at, st->functions[i - 1], w);
 	}
 	for (int i = 0; i < W_COUNT; i++)
-		f->root[i] += top.w[i];
+		f->root[i] = add_sat(f->root[i], top.w[i]);
 	if (!visible(top.w, f->root)) {
 		drop_children(&top);
 		free(e);
@@ -265,7 +272,7 @@ static uint64_t name_index(struct writer *w, const char *s)
 	return e->index;
 }
 
-static void node(struct writer *w, uint64_t depth, const char *name, const uint64_t *weights)
+static void write_node(struct writer *w, uint64_t depth, const char *name, const uint64_t *weights)
 {
 	gt_json_uint(w->j, depth);
 	gt_json_uint(w->j, name_index(w, name));
@@ -280,7 +287,7 @@ void gt_html_flame(struct gt_json *j, const struct gt_flame *f)
 	gt_json_begin_object(j);
 	gt_json_key(j, "nodes");
 	gt_json_begin_array(j);
-	node(&w, 0, "all", f->root);
+	write_node(&w, 0, "all", f->root);
 	struct image **v = gt_xcalloc(f->nimages ? f->nimages : 1, sizeof(*v));
 	if (f->nimages) { /* images is NULL until the first, and memcpy's must not be */
 		memcpy(v, f->images, f->nimages * sizeof(*v));
@@ -296,7 +303,7 @@ void gt_html_flame(struct gt_json *j, const struct gt_flame *f)
 					k++;
 				continue;
 			}
-			node(&w, 1 + n->depth, n->name, n->w);
+			write_node(&w, 1 + n->depth, n->name, n->w);
 		}
 	}
 	free(v);

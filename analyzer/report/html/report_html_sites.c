@@ -21,27 +21,31 @@ struct row {
 
 typedef int site_order(const void *, const void *);
 
+/* A site and its index in p->sites. The site pointer comes first, so the
+ * summary's orders, which compare pointers to site pointers, sort these. */
+struct indexed {
+	const struct gt_site *site;
+	size_t k;
+};
+
 /*
  * Marks in chosen (indexed like p->sites) the process's top sites in one
  * of the summary's orders (summary.h), whose leaders a summary that caps
- * its sites keeps: the rows are the same whether it kept all or not. By
- * bytes at the peak, only the sites that held some then.
+ * its sites keeps: the rows are the same whether it kept all or not.
+ * held_at_peak: only the sites that held bytes at the peak count.
  */
-static void choose(const struct gt_proc *p, size_t top, site_order *order, char *chosen)
+static void choose(const struct gt_proc *p, size_t top, site_order *order, int held_at_peak,
+		   char *chosen)
 {
-	if (top >= p->nsites && order != gt_site_by_peak) {
-		memset(chosen, 1, p->nsites);
-		return;
-	}
-	struct gt_site **v = gt_xcalloc(p->nsites ? p->nsites : 1, sizeof(*v));
-	memcpy(v, p->sites, p->nsites * sizeof(*v));
-	qsort(v, p->nsites, sizeof(*v), order);
+	struct indexed *v = gt_xcalloc(p->nsites ? p->nsites : 1, sizeof(*v));
+	for (size_t k = 0; k < p->nsites; k++)
+		v[k] = (struct indexed){p->sites[k], k};
+	if (p->nsites) /* qsort's pointer must not be NULL */
+		qsort(v, p->nsites, sizeof(*v), order);
 	for (size_t i = 0; i < top && i < p->nsites; i++) {
-		if (order == gt_site_by_peak && !v[i]->at_peak_bytes)
+		if (held_at_peak && !v[i].site->at_peak_bytes)
 			break;
-		for (size_t k = 0; k < p->nsites; k++)
-			if (p->sites[k] == v[i])
-				chosen[k] = 1;
+		chosen[v[i].k] = 1;
 	}
 	free(v);
 }
@@ -164,10 +168,10 @@ void gt_html_sites(FILE *out, const struct gt_summary *s, size_t top, size_t pro
 		const struct gt_proc *p = &s->procs[i];
 		char *chosen = gt_xcalloc(p->nsites ? p->nsites : 1, 1);
 		size_t t = top ? top : p->nsites, first = n;
-		choose(p, t, gt_site_by_allocations, chosen);
-		choose(p, t, gt_site_by_bytes, chosen);
-		choose(p, t, gt_site_by_temporary, chosen);
-		choose(p, t, gt_site_by_peak, chosen);
+		choose(p, t, gt_site_by_allocations, 0, chosen);
+		choose(p, t, gt_site_by_bytes, 0, chosen);
+		choose(p, t, gt_site_by_temporary, 0, chosen);
+		choose(p, t, gt_site_by_peak, 1, chosen);
 		for (size_t k = 0; k < p->nsites; k++) {
 			if (!chosen[k])
 				continue;
