@@ -39,12 +39,10 @@ void gt_load(struct gt_loaded *l, const char *path, struct gt_symbolizer *sym,
 	if (!o->timelines)
 		gt_model_no_timelines(l->m);
 	struct retiring retiring = {&l->s, o->timelines, 0};
-	if (!o->whole) {
-		gt_summary_init(&l->s, path, sym, o->pid, o->keep_sites, o->replay);
-		if (o->stacks_hook)
-			gt_summary_on_stacks(&l->s, o->stacks_hook, o->stacks_ctx);
-		gt_model_on_retire(l->m, summarize, &retiring);
-	}
+	gt_summary_init(&l->s, path, sym, o->pid, o->keep_sites, o->replay);
+	if (o->stacks_hook)
+		gt_summary_on_stacks(&l->s, o->stacks_hook, o->stacks_ctx);
+	gt_model_on_retire(l->m, summarize, &retiring);
 	struct gt_decoder *d = gt_decoder_open(path);
 	struct gt_progress progress;
 	struct gt_model_step s = {0};
@@ -74,10 +72,7 @@ void gt_load(struct gt_loaded *l, const char *path, struct gt_symbolizer *sym,
 	gt_model_on_retire(l->m, NULL, NULL); /* retiring's life ends here */
 	if (ph)
 		gt_phases_finish(ph);
-	if (o->whole)
-		gt_summary_build(&l->s, l->m, path, sym, o->pid, o->replay);
-	else
-		gt_summary_finish(&l->s, l->m);
+	gt_summary_finish(&l->s, l->m);
 	l->s.phases = ph;
 	if (o->pid >= 0 && !l->s.n)
 		gt_die("no process with pid %ld in '%s'", o->pid, path);

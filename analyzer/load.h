@@ -18,15 +18,8 @@ struct gt_loaded {
 struct gt_load_options {
 	long pid;	   /* only this pid's images (dies if none); < 0: all */
 	size_t keep_sites; /* as gt_summary_init */
-	/*
-	 * Keep the model whole and summarize it at the end, every process's
-	 * stacks included (--folded). Else each image is summarized as it is
-	 * retired, and memory follows the processes running at a time.
-	 */
-	int whole;
-	int timelines; /* keep each image's timeline (timeline.h): the HTML page's */
-	/* If not NULL and not whole, sees each process with its stacks
-	 * (gt_summary_on_stacks). */
+	int timelines;	   /* keep each image's timeline (timeline.h): the HTML page's */
+	/* If not NULL, sees each process with its stacks (gt_summary_on_stacks). */
 	gt_proc_stacks_hook *stacks_hook;
 	void *stacks_ctx;
 	struct gt_phases *phases;	      /* attribute calls to trace2 phases; NULL: no */
@@ -35,7 +28,9 @@ struct gt_load_options {
 
 /*
  * Reads the trace at path (dies on bad input; a torn tail is a warning)
- * and summarizes it as o says. The phases, if any, are left in s.phases.
+ * and summarizes it as o says, each image as it is retired: memory follows
+ * the processes running at a time. The phases, if any, are left in
+ * s.phases.
  */
 void gt_load(struct gt_loaded *l, const char *path, struct gt_symbolizer *sym,
 	     const struct gt_load_options *o);

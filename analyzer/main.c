@@ -96,6 +96,12 @@ static void add_flame(void *flame, const struct gt_proc *p)
 	gt_flame_add(flame, p);
 }
 
+/* Writes each process's folded stacks as the trace is read. */
+static void add_folded(void *folded, const struct gt_proc *p)
+{
+	gt_folded_add(folded, p);
+}
+
 static void write_html(const char *file, const struct gt_summary *s, const struct gt_flame *flame,
 		       size_t top, size_t processes)
 {
@@ -244,29 +250,37 @@ int main(int argc, char **argv)
 		struct gt_phases ph;
 		if (trace2)
 			gt_phases_init(&ph, trace2);
-		struct gt_flame *flame = mode == MODE_HTML ? gt_flame_new() : NULL;
 		struct gt_load_options o = {
 			.pid = pid,
 			.keep_sites = (size_t)top,
-			.whole = mode == MODE_FOLDED,
 			.timelines = mode == MODE_HTML,
-			.stacks_hook = flame ? add_flame : NULL,
-			.stacks_ctx = flame,
 			.phases = trace2 ? &ph : NULL,
 			.replay = replay_path ? &replay : NULL,
 		};
+		struct gt_flame *flame = NULL;
+		struct gt_folded *folded = NULL;
+		if (mode == MODE_HTML) {
+			flame = gt_flame_new();
+			o.stacks_hook = add_flame;
+			o.stacks_ctx = flame;
+		} else if (mode == MODE_FOLDED) {
+			folded = gt_folded_new(by_bytes);
+			o.stacks_hook = add_folded;
+			o.stacks_ctx = folded;
+		}
 		struct gt_loaded l;
 		gt_load(&l, paths[0], sym, &o);
 		if (mode == MODE_JSON)
 			gt_report_json(stdout, &l.s, (size_t)top);
 		else if (mode == MODE_FOLDED)
-			gt_report_folded(stdout, &l.s, by_bytes);
+			gt_folded_print(folded, stdout);
 		else if (mode == MODE_HTML)
 			write_html(html, &l.s, flame, (size_t)top, (size_t)processes);
 		else
 			gt_report_text(stdout, &l.s, (size_t)top, (size_t)processes);
 		gt_load_release(&l);
 		gt_flame_free(flame);
+		gt_folded_free(folded);
 		if (trace2)
 			gt_phases_release(&ph);
 	}

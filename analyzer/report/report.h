@@ -23,12 +23,21 @@ void gt_report_json_process(struct gt_json *j, const struct gt_summary *s, const
 			    size_t top);
 
 /*
- * One line per allocating stack: "<pid>_<argv0>_<argv1>;outermost;…;innermost weight",
- * weight = allocations or (by_bytes) bytes. Allocator frames are dropped,
- * wrappers kept (a flame graph shows who went through them). s must keep
- * its stacks (gt_summary_build).
+ * --folded (report_folded.c): one line per allocating stack,
+ * "<pid>_<argv0>_<argv1>;outermost;…;innermost weight", weight =
+ * allocations or (by_bytes) bytes. Allocator frames are dropped, wrappers
+ * kept (a flame graph shows who went through them). Written process by
+ * process as the trace is read (gt_folded_add takes what a
+ * gt_proc_stacks_hook sees) to a temporary file, printed once the trace
+ * proved good: bad input prints nothing but its one line. gt_folded_new
+ * and gt_folded_print die if the temporary file cannot be used; the
+ * caller checks out for write errors.
  */
-void gt_report_folded(FILE *out, const struct gt_summary *s, int by_bytes);
+struct gt_folded;
+struct gt_folded *gt_folded_new(int by_bytes);
+void gt_folded_add(struct gt_folded *f, const struct gt_proc *p);
+void gt_folded_print(struct gt_folded *f, FILE *out);
+void gt_folded_free(struct gt_folded *f);
 
 /*
  * The HTML page's flame graph (report_html_flame.c): the allocating stacks

@@ -146,14 +146,14 @@ static void set_program_frames(struct gt_summary *s, struct gt_proc_stack *ps,
 
 /*
  * Symbolizes each stack of p's image once: for its site, merged with the
- * sites of equal frames from the site outwards, and for p->stacks if the
- * summary keeps them.
+ * sites of equal frames from the site outwards, and for p->stacks if a
+ * hook is to see them (gt_summary_on_stacks).
  */
 static void build_sites(struct gt_summary *s, struct gt_proc *p)
 {
 	struct gt_site *table = NULL;
 	const struct gt_heap *h = &p->img->heap;
-	int stacks = s->keep_stacks || s->stacks_hook;
+	int stacks = s->stacks_hook != NULL;
 	if (stacks) {
 		p->nstacks = h->nstacks;
 		p->stacks = gt_xcalloc(h->nstacks ? h->nstacks : 1, sizeof(*p->stacks));
@@ -651,16 +651,6 @@ void gt_summary_finish(struct gt_summary *s, const struct gt_model *m)
 	free(replay);
 	free(names);
 	s->stripped = gt_symbolizer_stripped(s->sym, &s->nstripped);
-}
-
-void gt_summary_build(struct gt_summary *s, const struct gt_model *m, const char *path,
-		      struct gt_symbolizer *sym, long pid, const struct gt_replay_input *replay)
-{
-	gt_summary_init(s, path, sym, pid, 0, replay);
-	s->keep_stacks = 1;
-	for (size_t i = 0; i < gt_model_count(m); i++)
-		gt_summary_add(s, gt_model_image(m, i));
-	gt_summary_finish(s, m);
 }
 
 void gt_summary_release(struct gt_summary *s)

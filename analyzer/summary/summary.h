@@ -1,9 +1,9 @@
 /*
  * What the reports print, derived from the model once: per process the
- * times, shares, named sites (merged by their symbolized stack), the
- * symbolized allocating stacks (when the model is kept whole), window
- * facts and verdict; totals and the verdict for the whole tree. Report
- * writers only format this: each stack is symbolized here, once.
+ * times, shares, named sites (merged by their symbolized stack), window
+ * facts and verdict; totals and the verdict for the whole tree; and for
+ * a hook, each process's symbolized allocating stacks as it is added.
+ * Report writers only format this: each stack is symbolized here, once.
  */
 #ifndef GT_SUMMARY_H
 #define GT_SUMMARY_H
@@ -111,9 +111,9 @@ struct gt_proc {
 	struct gt_caller_row *callers; /* by allocations, descending */
 	size_t ncallers;
 	/*
-	 * Every stack of the image's heap, in its order; NULL unless the
-	 * summary keeps stacks (gt_summary_build): a summary built image by
-	 * image forgets an image's stacks with the image.
+	 * Every stack of the image's heap, in its order, while the summary's
+	 * stacks hook sees the process (gt_summary_on_stacks); NULL after:
+	 * the counts are the image's heap's, which retiring it forgets.
 	 */
 	struct gt_proc_stack *stacks;
 	size_t nstacks;
@@ -146,7 +146,6 @@ struct gt_summary {
 	const char *const *stripped;
 	size_t nstripped;
 	struct gt_site_frames *site_frames; /* uthash by key */
-	int keep_stacks;		    /* keep gt_proc.stacks (gt_summary_build) */
 	gt_proc_stacks_hook *stacks_hook;   /* gt_summary_on_stacks */
 	void *stacks_ctx;
 	struct gt_function_list *function_lists; /* uthash: gt_proc_stack's functions */
@@ -157,9 +156,9 @@ struct gt_summary {
 
 /*
  * Built image by image, so that the model can forget an image once it is
- * summarized (gt_model_on_retire): init, add every image (those of another
- * pid than pid >= 0 are skipped), then finish with the model (order,
- * verdicts, totals). keep_sites bounds the sites kept per process (0: all);
+ * summarized (gt_model_on_retire): init, add every image as it is retired
+ * (those of another pid than pid >= 0 are skipped), then finish with the
+ * model (order, verdicts, totals). keep_sites bounds the sites kept per process (0: all);
  * replay (NULL: none) adds a replay's predictions to the verdicts.
  */
 void gt_summary_init(struct gt_summary *s, const char *path, struct gt_symbolizer *sym, long pid,
@@ -177,12 +176,6 @@ void gt_summary_finish(struct gt_summary *s, const struct gt_model *m);
  */
 void gt_summary_on_stacks(struct gt_summary *s, gt_proc_stacks_hook *hook, void *ctx);
 
-/*
- * All of the above on a model that retired nothing (--folded), keeping
- * every process's stacks (gt_proc.stacks).
- */
-void gt_summary_build(struct gt_summary *s, const struct gt_model *m, const char *path,
-		      struct gt_symbolizer *sym, long pid, const struct gt_replay_input *replay);
 void gt_summary_release(struct gt_summary *s);
 
 /* qsort orders of struct gt_site pointers, largest first, ties by their frames' names. */

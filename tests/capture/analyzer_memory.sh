@@ -4,10 +4,10 @@
 # 1000 and 4000 short processes of 60 distinct stacks each: what the
 # analyzer needs for each process beyond the first 1000 must stay under 20
 # KiB (it keeps their counters and the sites it prints; before the fix it
-# was about 200 KiB), under 40 KiB for the HTML page (which also keeps each
-# process's timeline, 128 points at least, and its visible part of the
-# flame graph; it kept the whole model: 160 KiB). Peak RSS is a count of
-# pages, not a timing.
+# was about 200 KiB), --folded too (it kept the whole model), under 40 KiB
+# for the HTML page (which also keeps each process's timeline, 128 points
+# at least, and its visible part of the flame graph; it kept the whole
+# model: 160 KiB). Peak RSS is a count of pages, not a timing.
 #
 # usage: bash analyzer_memory.sh PRELOAD REPORT MANY_CHILDREN WORKDIR
 . "$(dirname "$0")/../lib.sh"
@@ -41,7 +41,7 @@ peak_kib() {
 	cat "$work/$n$mode.rss"
 }
 
-for mode_limit in --json:20 --top=10:20 --html:40; do
+for mode_limit in --json:20 --top=10:20 --folded:20 --html:40; do
 	mode=${mode_limit%:*} limit=${mode_limit#*:}
 	small=$(peak_kib 1000 "$mode")
 	large=$(peak_kib 4000 "$mode")

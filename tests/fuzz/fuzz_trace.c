@@ -1,8 +1,9 @@
 /*
  * libFuzzer harness for gittrace-report: each input is a trace file, run
  * through the whole pipeline the CLI runs (reader → records → model, fed
- * through --dump's loop → summary with symbols → JSON, text, folded and
- * HTML reports), output to /dev/null; first through the decoding thread
+ * through --dump's loop, each image summarized with symbols as the model
+ * retires it, its stacks folded and added to the flame graph → JSON, text,
+ * folded and HTML reports), output to /dev/null; first through the decoding thread
  * (read/decoder.c) alone, whose errors come back through its queue. Crashes hide in the model and
  * the reports as much as in the reader, so none of them is skipped.
  *
@@ -62,6 +63,7 @@ struct pipeline_run {
 	struct gt_summary summary;
 	int have_summary;
 	struct gt_flame *flame;
+	struct gt_folded *folded[2]; /* by allocations, by bytes */
 };
 static struct pipeline_run run;
 
@@ -115,6 +117,20 @@ static void decode_on_thread(void)
 	run.decoder = NULL;
 }
 
+static void summarize(void *summary, struct gt_image *img)
+{
+	gt_summary_add(summary, img);
+}
+
+/* What --html and --folded do with each process's stacks. */
+static void take_stacks(void *unused, const struct gt_proc *p)
+{
+	(void)unused;
+	gt_flame_add(run.flame, p);
+	gt_folded_add(run.folded[0], p);
+	gt_folded_add(run.folded[1], p);
+}
+
 /* The CLI's main() without option parsing: every mode, one after another. */
 static void pipeline(void)
 {
@@ -131,6 +147,13 @@ static void pipeline(void)
 	run.sym = gt_symbolizer_new(syms);
 	struct gt_dump dump = {devnull, run.sym};
 	run.model = gt_model_new();
+	gt_summary_init(&run.summary, input_path, run.sym, -1, 0, NULL);
+	run.have_summary = 1;
+	run.flame = gt_flame_new();
+	run.folded[0] = gt_folded_new(0);
+	run.folded[1] = gt_folded_new(1);
+	gt_summary_on_stacks(&run.summary, take_stacks, NULL);
+	gt_model_on_retire(run.model, summarize, &run.summary);
 	run.reader = gt_reader_open(input_path);
 	gt_progress_init(&progress);
 	while (gt_reader_next(run.reader, &b)) {
@@ -140,17 +163,12 @@ static void pipeline(void)
 	}
 	gt_progress_done();
 	gt_model_finish(run.model, gt_reader_torn(run.reader));
+	gt_summary_finish(&run.summary, run.model);
 
-	gt_summary_build(&run.summary, run.model, input_path, run.sym, -1, NULL);
-	run.have_summary = 1;
 	gt_report_json(devnull, &run.summary, 0);
 	gt_report_text(devnull, &run.summary, 10, 2);
-	gt_report_folded(devnull, &run.summary, 0);
-	gt_report_folded(devnull, &run.summary, 1);
-	/* The page's flame graph, from the whole model's stacks at once. */
-	run.flame = gt_flame_new();
-	for (size_t i = 0; i < run.summary.n; i++)
-		gt_flame_add(run.flame, &run.summary.procs[i]);
+	for (int i = 0; i < 2; i++)
+		gt_folded_print(run.folded[i], devnull);
 	gt_report_html(devnull, &run.summary, run.flame, 50, 2);
 }
 
@@ -163,6 +181,8 @@ static void release(void)
 	gt_model_free(run.model);
 	gt_symbolizer_free(run.sym);
 	gt_flame_free(run.flame);
+	for (int i = 0; i < 2; i++)
+		gt_folded_free(run.folded[i]);
 	run = (struct pipeline_run){0};
 }
 
