@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "die.h"
+#include "utf8.h"
 
 void gt_json_init(struct gt_json *j, FILE *out)
 {
@@ -112,39 +113,6 @@ void gt_json_null(struct gt_json *j)
 	fputs("null", j->out);
 }
 
-/* Length of the valid UTF-8 sequence at s (n bytes left), 0 if invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t len;
-	uint32_t cp;
-	if (s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xe0) == 0xc0) {
-		len = 2;
-		cp = s[0] & 0x1f;
-	} else if ((s[0] & 0xf0) == 0xe0) {
-		len = 3;
-		cp = s[0] & 0x0f;
-	} else if ((s[0] & 0xf8) == 0xf0) {
-		len = 4;
-		cp = s[0] & 0x07;
-	} else {
-		return 0;
-	}
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	/* Overlong forms, surrogates and values past U+10FFFF are invalid. */
-	static const uint32_t min[5] = {0, 0, 0x80, 0x800, 0x10000};
-	if (cp < min[len] || (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return len;
-}
-
 void gt_json_escape(FILE *out, const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;
@@ -152,8 +120,9 @@ void gt_json_escape(FILE *out, const char *str, size_t n)
 	fputc('"', out);
 	for (size_t i = 0; i < n;) {
 		unsigned char c = s[i];
-		size_t len =
-			c == '"' || c == '\\' || c < 0x20 || c == 0x7f ? 0 : utf8_len(s + i, n - i);
+		size_t len = c == '"' || c == '\\' || c < 0x20 || c == 0x7f
+				     ? 0
+				     : gt_utf8_len(s + i, n - i);
 		if (len) {
 			i += len;
 			continue;

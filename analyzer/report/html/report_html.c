@@ -14,10 +14,28 @@
 #include "die.h"
 #include "html_assets.h"
 #include "report_html.h"
+#include "utf8.h"
 
 void gt_html_text(FILE *out, const char *s)
 {
-	for (; *s; s++) {
+	size_t left = strlen(s);
+	for (; *s; s++, left--) {
+		unsigned char c = (unsigned char)*s;
+		if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f) {
+			fputs("&#xfffd;", out);
+			continue;
+		}
+		if (c >= 0x80) {
+			size_t len = gt_utf8_len((const unsigned char *)s, left);
+			if (!len) {
+				fputs("&#xfffd;", out);
+				continue;
+			}
+			fwrite(s, 1, len, out);
+			s += len - 1;
+			left -= len - 1;
+			continue;
+		}
 		switch (*s) {
 		case '&':
 			fputs("&amp;", out);

@@ -11,7 +11,11 @@
 #include "json.h"
 #include "summary.h"
 
-/* Writes s as HTML text or attribute value: & < > " ' escaped. */
+/*
+ * Writes s as HTML text or attribute value: & < > " ' escaped, and each
+ * byte of an invalid UTF-8 sequence or a control character but tab and
+ * line feed as U+FFFD (argv and paths are bytes; the page is UTF-8).
+ */
 void gt_html_text(FILE *out, const char *s);
 
 /* Writes the image's command line (argv joined by spaces, or exe), escaped. */
