@@ -609,8 +609,8 @@ void gt_model_block_begin(struct gt_model_step *s, struct gt_model *m, const str
 	s->b = b;
 	s->img = image_for(m, b);
 	m->blocks++;
-	/* Calls after END (destructors of libraries finalized after the
-	 * tracer's) come one block each: the image waits for them. */
+	/* Calls after END come a block each (the tracer writes each at
+	 * once): the image waits for them. */
 	if (s->img->queued)
 		s->img->ended_block = m->blocks;
 	check_seq(m, s->img, b);
