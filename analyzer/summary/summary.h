@@ -158,8 +158,9 @@ struct gt_summary {
  * Built image by image, so that the model can forget an image once it is
  * summarized (gt_model_on_retire): init, add every image as it is retired
  * (those of another pid than pid >= 0 are skipped), then finish with the
- * model (order, verdicts, totals). keep_sites bounds the sites kept per process (0: all);
- * replay (NULL: none) adds a replay's predictions to the verdicts.
+ * model (order, verdicts, totals). keep_sites bounds the sites kept per
+ * process (0: all); replay (NULL: none) adds a replay's predictions to the
+ * verdicts.
  */
 void gt_summary_init(struct gt_summary *s, const char *path, struct gt_symbolizer *sym, long pid,
 		     size_t keep_sites, const struct gt_replay_input *replay);
