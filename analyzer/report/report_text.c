@@ -347,12 +347,13 @@ static void stack_line(FILE *out, const struct gt_site *st)
 static void callers(FILE *out, const struct gt_proc *p, size_t top)
 {
 	size_t n = top && top < p->ncallers ? top : p->ncallers, many = 0;
+	size_t beneath = top && top < GT_STACKS_BENEATH ? top : GT_STACKS_BENEATH;
 	for (size_t i = 0; i < n; i++)
-		many += p->callers[i].nsites > 1;
+		many += p->callers[i].stacks > 1;
 	if (!many)
 		return;
-	fprintf(out, "  by caller in the program (the heaviest %d stacks beneath a row):\n",
-		GT_STACKS_BENEATH);
+	fprintf(out, "  by caller in the program (the heaviest %zu stacks beneath a row):\n",
+		beneath);
 	fprintf(out, "    %9s %10s %8s %6s  %s\n", "allocs", "bytes", "temp", "stacks",
 		"function [← program's caller]");
 	for (size_t i = 0; i < n; i++) {
@@ -360,11 +361,11 @@ static void callers(FILE *out, const struct gt_proc *p, size_t top)
 		const char *caller = gt_caller_row_caller(r);
 		char b[32], name[640];
 		int w = fprintf(out, "    %9" PRIu64 " %10s %8" PRIu64 " %6zu  ", r->allocations,
-				bytes(b, r->bytes), r->temporary, r->nsites);
+				bytes(b, r->bytes), r->temporary, r->stacks);
 		snprintf(name, sizeof(name), "%s%s%s", gt_caller_row_function(r),
 			 caller ? " ← " : "", caller ? caller : "");
 		cut_line(out, name, WIDTH - w);
-		for (size_t k = 0; r->nsites > 1 && k < r->nsites && k < GT_STACKS_BENEATH; k++)
+		for (size_t k = 0; r->stacks > 1 && k < r->nsites && k < beneath; k++)
 			stack_line(out, r->sites[k]);
 	}
 }

@@ -63,6 +63,7 @@ void gt_callers_build(struct gt_proc *p)
 		/* p->sites is in order of allocations: so is each row's. */
 		r->sites = gt_xrealloc(r->sites, (r->nsites + 1) * sizeof(*r->sites));
 		r->sites[r->nsites++] = s;
+		r->stacks++;
 		r->allocations += s->allocations;
 		r->bytes += s->bytes;
 		r->temporary += s->temporary;
@@ -83,9 +84,13 @@ void gt_callers_cap(struct gt_proc *p, size_t keep, unsigned char *kept)
 			free(p->callers[i].sites);
 		p->ncallers = keep;
 	}
-	for (size_t i = 0; i < p->ncallers; i++)
-		for (size_t k = 0; k < p->callers[i].nsites; k++)
-			kept[p->callers[i].sites[k]->index] = 1;
+	for (size_t i = 0; i < p->ncallers; i++) {
+		struct gt_caller_row *r = &p->callers[i];
+		if (keep && r->nsites > keep)
+			r->nsites = keep;
+		for (size_t k = 0; k < r->nsites; k++)
+			kept[r->sites[k]->index] = 1;
+	}
 }
 
 void gt_callers_release(struct gt_proc *p)

@@ -13,8 +13,9 @@
 void gt_callers_build(struct gt_proc *p);
 
 /*
- * Keeps the first keep rows (all if 0) and marks in kept[] (one flag per
- * site of p, by gt_site.index) the sites those rows hold.
+ * Keeps the first keep rows (all if 0), each with its first keep stacks,
+ * and marks in kept[] (one flag per site of p, by gt_site.index) the sites
+ * those rows hold.
  */
 void gt_callers_cap(struct gt_proc *p, size_t keep, unsigned char *kept);
 

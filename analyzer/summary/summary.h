@@ -62,8 +62,9 @@ struct gt_site {
  * beneath it, heaviest first. The names are those of its first site.
  */
 struct gt_caller_row {
-	struct gt_site **sites;
+	struct gt_site **sites; /* its heaviest stacks' (gt_callers_cap) */
 	size_t nsites;
+	size_t stacks; /* all its stacks: nsites before the cap */
 	uint64_t allocations, bytes, temporary;
 };
 

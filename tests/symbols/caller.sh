@@ -63,11 +63,20 @@ row='.processes[0].by_caller[] | select(.function == "strbuf_dup")'
 check_eq "by caller: one row for the helper" 1 "$(jq "[$row] | length" "$work/report.json")"
 check_eq "by caller: its caller" make_label "$(jq -r "$row | .caller" "$work/report.json")"
 check_eq "by caller: its stacks" 2 "$(jq "$row | .stacks | length" "$work/report.json")"
-check_eq "by caller: its allocations add up" "2 2" \
+check_eq "by caller: its allocations add up" "21 21" \
 	"$(jq -r "$row | \"\(.allocations) \([.stacks[].allocations] | add)\"" "$work/report.json")"
 check_eq "by caller: one stack goes through label_again" 1 \
 	"$(jq "[$row | .stacks[] | select([.frames[].function] | index(\"label_again\"))] | length" \
 		"$work/report.json")"
+check_eq "by caller: its stacks counted" 2 "$(jq "$row | .stacks_total" "$work/report.json")"
+# --top caps each row's stacks as it caps the rows; stacks_total still counts all.
+"$report" --json --top 1 "$work/trace.zst" >"$work/top1.json" ||
+	fail "gittrace-report --json --top 1 failed"
+top_row='.processes[0].by_caller | "\(length) \(.[0] | "\(.stacks | length) \(.stacks_total)")"'
+check_eq "by caller, --top 1: the helper's row, one of its two stacks" "1 1 2" \
+	"$(jq -r "$top_row" "$work/top1.json")"
+check_eq "by caller, --top 1: the heavier stack" 20 \
+	"$(jq '.processes[0].by_caller[0].stacks[0].allocations' "$work/top1.json")"
 check_grep "text: the row, its stacks counted" " 2  strbuf_dup ← make_label$" "$work/report.txt"
 check_grep "text: a stack beneath it" "  strbuf_dup ← make_label ← label_again ← " \
 	"$work/report.txt"

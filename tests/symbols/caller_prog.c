@@ -6,8 +6,9 @@
  *     library site, caller compress_one;
  *   - inside strbuf_dup, named like one of git's generic helpers, called
  *     from make_label: a helper site, caller make_label; reached by two
- *     stacks (main -> make_label, main -> label_again -> make_label), one
- *     row of the table by caller in the program;
+ *     stacks (main -> make_label 20 times, main -> label_again ->
+ *     make_label once), one row of the table by caller in the program,
+ *     the heaviest, so that --top 1 lists it with one of its stacks;
  *   - plain_alloc itself: the program's own site, no caller beside it.
  * zlib is dlopen'ed so that building needs no zlib headers; its functions
  * are the ones git calls. Built -O0 -fno-inline so each function is a frame.
@@ -74,7 +75,8 @@ int main(void)
 	for (int i = 0; i < 3; i++)
 		if (compress_one(compress2) != 0)
 			return 1;
-	make_label();
+	for (int i = 0; i < 20; i++)
+		make_label();
 	label_again();
 	plain_alloc();
 	dlclose(z);
