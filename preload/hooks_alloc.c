@@ -114,11 +114,22 @@ GT_EXPORT void *GT_HOOK_NAME(reallocarray)(void *ptr, size_t nmemb, size_t size)
 			gt_resolve_real();
 		return gt_real_reallocarray(ptr, nmemb, size);
 	}
+	/*
+	 * glibc's reallocarray is an overflow check and a call of realloc
+	 * through its PLT, which would come back into our realloc inside this
+	 * hook (and count as dropped): the check is made here, and the real
+	 * realloc called, as glibc does.
+	 */
 	int timed = gt_stream_begin_call(GT_FN_REALLOCARRAY);
 	uint64_t t0 = GT_TIMED_BEGIN(timed);
-	gt_real_begin();
-	void *r = gt_real_reallocarray(ptr, nmemb, size);
-	gt_real_end();
+	void *r = NULL;
+	if (size && nmemb > SIZE_MAX / size) {
+		errno = ENOMEM;
+	} else {
+		gt_real_begin();
+		r = gt_real_realloc(ptr, nmemb * size);
+		gt_real_end();
+	}
 	GT_RECORD(reallocarray, timed, t0, GT_TIMED_END(timed), GT_U(ptr), nmemb, size, GT_U(r));
 	gt_leave();
 	return r;
