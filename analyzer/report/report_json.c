@@ -146,7 +146,9 @@ static void by_caller(struct gt_json *j, const struct gt_proc *p, size_t top)
 		gt_json_kv_uint(j, "stacks_total", r->stacks);
 		gt_json_key(j, "stacks");
 		gt_json_begin_array(j);
-		for (size_t k = 0; k < r->nsites; k++) {
+		/* The summary keeps no more (gt_callers_cap), but --diff's keeps all. */
+		size_t nstacks = top && top < r->nsites ? top : r->nsites;
+		for (size_t k = 0; k < nstacks; k++) {
 			const struct gt_site *st = r->sites[k];
 			gt_json_begin_object(j);
 			gt_json_kv_uint(j, "allocations", st->allocations);
