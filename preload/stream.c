@@ -83,6 +83,7 @@ static struct {
 static GT_TLS struct {
 	uint32_t epoch, serial, tid;
 	uint32_t sample_state; /* xorshift state: which calls are timed */
+	uint32_t calls;	       /* begun in the image, counted up to GT_TIMED_FIRST */
 } self;
 
 /* Recording a call, even unwinding a deep stack, takes well under this. */
@@ -113,6 +114,7 @@ static void identify_thread(void)
 	if (self.epoch == st.epoch)
 		return;
 	self.epoch = st.epoch;
+	self.calls = 0;
 	self.serial = __atomic_add_fetch(&st.next_serial, 1, __ATOMIC_RELAXED);
 	self.tid = (uint32_t)syscall(SYS_gettid);
 }
@@ -120,7 +122,13 @@ static void identify_thread(void)
 int gt_stream_begin_call(enum gt_fn fn)
 {
 	identify_thread();
-	return !sampled_fn(fn) || sample_this_call();
+	if (self.calls < GT_TIMED_FIRST) {
+		self.calls++;
+		return GT_TIMED_FIRST_CALL;
+	}
+	if (!sampled_fn(fn))
+		return GT_TIMED;
+	return sample_this_call() ? GT_TIMED_SAMPLE : GT_UNTIMED;
 }
 
 uint64_t gt_stream_untimed_ns(void)
@@ -429,9 +437,11 @@ static void put_call(enum gt_fn fn, int timed, int sampled, uint64_t t, uint64_t
  * (already counted), plus about one clock reading, of those the hook makes
  * that the duration does not hold.
  */
-static void add_tracer_cost(int sampled, uint64_t end_ns, uint64_t flush_ns)
+/* The tracer's time in a timed call (enum gt_timing), scaled up as its sample is. */
+static void add_tracer_cost(int timed, uint64_t end_ns, uint64_t flush_ns)
 {
-	if (!sampled && !sample_this_call())
+	uint64_t weight = timed == GT_TIMED_FIRST_CALL ? 1 : GT_TIMED_ONE_IN;
+	if (timed == GT_TIMED && !sample_this_call())
 		return;
 	uint64_t now = gt_now_ns();
 	uint64_t spent = now > end_ns + flush_ns ? now - end_ns - flush_ns : 0;
@@ -439,7 +449,7 @@ static void add_tracer_cost(int sampled, uint64_t end_ns, uint64_t flush_ns)
 	if (spent > GT_SAMPLE_MAX_NS)
 		spent = GT_SAMPLE_MAX_NS;
 	spent += gt_clock_overhead_ns;
-	__atomic_add_fetch(&st.tracer_ns, spent * GT_TIMED_ONE_IN, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&st.tracer_ns, spent * weight, __ATOMIC_RELAXED);
 }
 
 int gt_stream_call(enum gt_fn fn, int timed, uint64_t t0, uint64_t t1,
@@ -460,13 +470,13 @@ int gt_stream_call(enum gt_fn fn, int timed, uint64_t t0, uint64_t t1,
 	uint32_t shift = time_shift_now();
 	if (st.base_ns && st.time_shift != shift)
 		flush_ns += flush_locked();
-	int sampled = timed && sampled_fn(fn);
 	/*
 	 * realloc is timed for the race rule (format.h); while the image has
 	 * one thread no race can be, and only a sample keeps the duration.
 	 */
-	if (timed && (fn == GT_FN_REALLOC || fn == GT_FN_REALLOCARRAY) && shift)
-		timed = sampled = sample_this_call();
+	if (timed == GT_TIMED && (fn == GT_FN_REALLOC || fn == GT_FN_REALLOCARRAY) && shift)
+		timed = sample_this_call() ? GT_TIMED_SAMPLE : GT_UNTIMED;
+	int sampled = timed == GT_TIMED_SAMPLE;
 	if (t1 == GT_TIME_UNREAD)
 		t1 = untimed_time(fn, shift);
 	else
@@ -504,7 +514,7 @@ int gt_stream_call(enum gt_fn fn, int timed, uint64_t t0, uint64_t t1,
 out:
 	pthread_mutex_unlock(&st.lock);
 	if (timed)
-		add_tracer_cost(sampled, t1, flush_ns);
+		add_tracer_cost(timed, t1, flush_ns);
 	return is_new;
 }
 

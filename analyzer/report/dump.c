@@ -113,7 +113,7 @@ static void dump_call(FILE *out, const struct gt_image *img, const struct gt_rec
 		gt_fn_names[o->fn], img->cur ? img->cur->heap.serial : 1,
 		img->cur ? img->cur->tid : 0, o->stack, img->now_ns);
 	if (o->timed)
-		fprintf(out, " dur_ns=%" PRIu64, o->dur_ns);
+		fprintf(out, " dur_ns=%" PRIu64 "%s", o->dur_ns, o->sampled ? " sampled=1" : "");
 	else
 		fputs(" dur_ns=-", out);
 #define SHOW_ARG_T(field, label)                                                                   \

@@ -247,8 +247,10 @@ enum gt_record_tag {
  * SAMPLED call is timed because it was drawn at random, 1 in IMAGE
  * timed_one_in calls of its function, and stands for that many in sums of
  * time; the writer times every call of realloc in blocks of ns (it frees and
- * allocates: the rule needs its start and its end) and of the map functions
- * (few, and the verdict weighs each). free is never unwound. A 2.x+ reader
+ * allocates: the rule needs its start and its end), of the map functions
+ * (few, and the verdict weighs each), and a thread's first calls (one-off
+ * costs that a sample would scale up): timed but not SAMPLED, each stands
+ * for itself. free is never unwound. A 2.x+ reader
  * cannot skip a CALL of a function it does not know (its arguments' columns
  * are unknown): new functions bump MAJOR.
  * 1.x: u8 fn (enum gt_fn), sv dts, uv duration_ns, uv stack id (0: no

@@ -5,6 +5,8 @@
 # libgittrace (clock_count.c). The untimed calls' times, which the reader
 # places between the timed ones (format.h, CALL), still run forward within
 # the image's start and end, from one block to the next too (64 KiB blocks).
+# A thread's first 128 calls are all timed, none as a sample (stream.h,
+# GT_TIMED_FIRST); malloc and free after them are untimed or sampled.
 #
 # usage: bash clock_reads.sh PRELOAD REPORT ALLOC_CHURN CLOCK_COUNT WORKDIR
 . "$(dirname "$0")/../lib.sh"
@@ -44,5 +46,21 @@ for depth in 0 32; do
 		      else if (n < 60000) print "only " n " calls"
 		      else if (first + 0 < start + 0 || last + 0 > end + 0) print "outside"
 		      else print "ok" }' "$work/d$depth.dump")"
+	check_eq "depth $depth: first calls timed, later ones sampled" "0 0 1 1" "$(awk '
+		/ CALL / {
+			for (i = 1; i <= NF; i++) {
+				if ($i ~ /^thread=/) th = substr($i, 8)
+				if ($i ~ /^fn=/) fn = substr($i, 4)
+				if ($i ~ /^dur_ns=/) dur = substr($i, 8)
+			}
+			sampled = / sampled=1 /
+			if (++n[$1 " " th] <= 128)
+				bad_first += dur == "-" || sampled
+			else if (fn == "malloc" || fn == "free")
+				if (dur == "-") untimed++
+				else if (sampled) drawn++
+				else bad_later++
+		}
+		END { print bad_first + 0, bad_later + 0, (untimed > 0), (drawn > 0) }' "$work/d$depth.dump")"
 done
 finish
