@@ -379,22 +379,24 @@ static void process(FILE *out, const struct gt_summary *s, const struct gt_proc 
 	fprintf(out, "%.*s ==\n", 60, command(img, cmd, sizeof(cmd)));
 	verdict_block(out, &p->verdict, "  verdict");
 	calls_line(out, img);
-	double secs = p->cpu > 0 ? p->cpu : p->wall;
 	char line[512];
+	/* Per second of the verdict's basis, as its evidence counts them. */
 	snprintf(line, sizeof(line),
 		 "%" PRIu64
 		 " allocations (%.0f/s), %s allocated, peak %s at %.3f s; temporary %" PRIu64
-		 " (%.1f%%), leaked %" PRIu64 " (%s), untracked frees %" PRIu64,
-		 h->allocations, secs > 0 ? (double)h->allocations / secs : 0,
+		 " (%.1f%%), %s %" PRIu64 " (%s), untracked frees %" PRIu64,
+		 h->allocations, p->basis > 0 ? (double)h->allocations / p->basis : 0,
 		 bytes(b, h->allocated_bytes), bytes(b2, h->peak_bytes), p->peak_seconds,
 		 h->temporary, h->allocations ? 100.0 * h->temporary / h->allocations : 0,
-		 h->leaked_allocations, bytes(b3, h->leaked_bytes), h->untracked_frees);
+		 img->ended ? "leaked" : "live when the trace ends", h->leaked_allocations,
+		 bytes(b3, h->leaked_bytes), h->untracked_frees);
 	wrap(out, "  heap: ", 8, line);
 	histograms(out, h);
 	maps_table(out, p);
 	fprintf(out, "  time: allocator %.3f s (%.1f%%), maps %.3f s (%.1f%%) of %.3f s %s\n",
 		p->allocator_s, 100 * p->verdict.allocator_share, p->mmap_s,
-		100 * p->verdict.mmap_share, secs, p->cpu > 0 ? "CPU" : "wall (no CPU time)");
+		100 * p->verdict.mmap_share, p->basis,
+		img->ended ? "CPU, the tracer's left out" : "wall (no CPU time)");
 	if (img->dropped_calls)
 		fprintf(out, "  warning: the tracer dropped %" PRIu64 " calls: counts are low\n",
 			img->dropped_calls);

@@ -367,6 +367,7 @@ static void fill_input(struct gt_verdict_input *in, const struct gt_proc *p)
 	in->cpu_seconds = p->img->ended ? p->basis : 0;
 	in->tracer_seconds = p->tracer_s;
 	in->inside_floors = (unsigned)p->basis_inside;
+	in->unended = !p->img->ended;
 	in->system_seconds = p->img->ended ? (double)p->img->end.system_ns / 1e9 : 0;
 	in->capped_calls = p->img->capped_calls;
 	in->capped_seconds = (double)p->img->capped_ns / 1e9;
@@ -448,6 +449,7 @@ static void tree_input(struct gt_verdict_input *in, const struct gt_summary *s)
 		in->cpu_seconds += p->basis;
 		in->tracer_seconds += one.tracer_seconds;
 		in->inside_floors += one.inside_floors;
+		in->unended += one.unended;
 		in->system_seconds += one.system_seconds;
 		in->capped_calls += one.capped_calls;
 		in->capped_seconds += one.capped_seconds;
@@ -473,6 +475,9 @@ static void tree_input(struct gt_verdict_input *in, const struct gt_summary *s)
 		if (!packiest || one.pack_mmaps > packiest->img->maps.kind[GT_MAP_PACK].mmaps)
 			packiest = p;
 	}
+	/* No process ended: no CPU time is known, shares are of wall time. */
+	if (s->n && in->unended == s->n)
+		in->cpu_seconds = 0;
 	in->thrash = in->pack_regions ? (double)in->pack_mmaps / (double)in->pack_regions : 0;
 	if (packiest) {
 		in->window = packiest->window;

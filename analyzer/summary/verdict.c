@@ -181,8 +181,18 @@ static struct gt_prediction predict_allocator(const struct gt_verdict_input *in,
 
 static void time_inside(struct gt_verdict *v, const struct gt_verdict_input *in, double denom)
 {
-	const char *of =
-		v->shares_of_wall ? "wall time (no CPU time: the process did not end)" : "CPU time";
+	const char *they =
+		in->unended == 1 ? "the process that did not end" : "processes that did not end";
+	char of[160];
+	if (v->shares_of_wall)
+		snprintf(of, sizeof(of), "wall time (no CPU time: %s)",
+			 in->unended > 1 ? "the processes did not end" : "the process did not end");
+	else if (in->unended)
+		snprintf(of, sizeof(of), "CPU time (wall time for the %u %s)", in->unended,
+			 in->unended == 1 ? "process that did not end"
+					  : "processes that did not end");
+	else
+		snprintf(of, sizeof(of), "CPU time");
 	EVIDENCE("another allocator: predicted to save %.1f%% (%.1f–%.1f%%): the time glibc's "
 		 "slower calls of less than a page took beyond its usual (median) call; beyond "
 		 "its 90th-percentile call: the low end; all the time inside: the high end. "
@@ -211,6 +221,10 @@ static void time_inside(struct gt_verdict *v, const struct gt_verdict_input *in,
 			 "gittrace --confirm measures it",
 			 100 * v->mmap_share, of, in->mmap_seconds, in->system_seconds,
 			 (unsigned long long)in->peak_pack_windows, w, 100 * v->window_bound);
+	} else if (in->unended) {
+		EVIDENCE("%.1f%% of %s inside mmap/munmap/mremap (%.3f s); the kernel's time of "
+			 "%s is unknown, so no bound on what a window setting saves is known",
+			 100 * v->mmap_share, of, in->mmap_seconds, they);
 	} else {
 		EVIDENCE(
 			"%.1f%% of %s inside mmap/munmap/mremap (%.3f s); with all the kernel's "
@@ -356,8 +370,12 @@ void gt_verdict_compute(struct gt_verdict *v, const struct gt_verdict_input *in)
 	double outside_allocator = share(denom - in->allocator_seconds, denom);
 	if (v->window_search && v->window.high < outside_allocator)
 		v->window.high = outside_allocator;
-	v->window_bound = v->window_search ? v->window.high
-					   : share(in->mmap_seconds + in->system_seconds, denom);
+	if (v->window_search)
+		v->window_bound = v->window.high;
+	else if (in->unended)
+		v->window_bound = NAN; /* part of the kernel's time is unknown */
+	else
+		v->window_bound = share(in->mmap_seconds + in->system_seconds, denom);
 	v->allocator = predict_allocator(in, denom);
 
 	const struct gt_prediction *best =

@@ -84,7 +84,10 @@ struct gt_verdict_input {
 	 * is then (summary.c, set_facts).
 	 */
 	unsigned inside_floors;
-	double system_seconds; /* kernel CPU time of the program (0: unknown) */
+	/* Processes that did not end (no END): wall time stands for their CPU
+	 * time, and their kernel time is unknown. */
+	unsigned unended;
+	double system_seconds; /* kernel CPU time of the processes that ended */
 	uint64_t capped_calls; /* calls measured implausibly long (model.c) */
 	double capped_seconds; /* the time cut off them */
 	double wall_seconds;
@@ -136,7 +139,8 @@ struct gt_verdict {
 	double allocator_share, mmap_share;	/* of CPU (or wall) time, 0..1 */
 	/*
 	 * (mmap time + system time) share, at most 1: no window setting wins
-	 * more; but with window_search, window.high (the search is not seen).
+	 * more; but with window_search, window.high (the search is not seen);
+	 * NaN (unknown) when a process did not end: its kernel time is unknown.
 	 */
 	double window_bound;
 	int window_search;  /* many small windows at once: git's search of them is unseen */

@@ -4,6 +4,7 @@
  * around GT_GAIN_CLASS_MIN, a headline that never contradicts the
  * suggestions, and suggestions that name the git settings.
  */
+#include <math.h>
 #include <string.h>
 
 #include "../check.h"
@@ -244,6 +245,28 @@ int main(void)
 	CHECK(strstr(v.headline, "1000 evictions), which costs about 3% (2–") != NULL);
 	CHECK(strstr(v.headline, "(2–70%)") == NULL);
 	CHECK(strstr(v.headline, "about 5000 windows of 64 KiB were mapped at once") != NULL);
+	gt_verdict_release(&v);
+	/*
+	 * A process that did not end (killed): no CPU and no kernel time. The
+	 * shares are of wall time and say so; no bound on windows is claimed.
+	 */
+	facts(&in, 0.1, 0, 0);
+	in.cpu_seconds = in.system_seconds = 0;
+	in.wall_seconds = 10;
+	in.unended = 1;
+	gt_verdict_compute(&v, &in);
+	CHECK(v.shares_of_wall && isnan(v.window_bound));
+	CHECK(any(v.evidence, v.nevidence, "30.0% of wall time (no CPU time: the process did"));
+	CHECK(any(v.evidence, v.nevidence, "the process that did not end is unknown"));
+	CHECK(!any(v.evidence, v.nevidence, "no window setting can save"));
+	gt_verdict_release(&v);
+	/* A tree where one of its processes did not end: CPU time, but not all of it. */
+	in.cpu_seconds = 10;
+	in.system_seconds = 2;
+	gt_verdict_compute(&v, &in);
+	CHECK(!v.shares_of_wall && isnan(v.window_bound));
+	CHECK(any(v.evidence, v.nevidence,
+		  "30.0% of CPU time (wall time for the 1 process that did not end) inside"));
 	gt_verdict_release(&v);
 	return check_result("test_verdict");
 }
