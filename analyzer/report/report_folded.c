@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "command_label.h"
 #include "die.h"
 
 /*
@@ -42,9 +43,8 @@ void gt_folded_add(struct gt_folded *f, const struct gt_proc *p)
 {
 	FILE *out = f->tmp;
 	const struct gt_image *img = p->img;
-	const char *name = img->argc ? img->argv[0] : img->exe ? img->exe : "?";
-	const char *slash = strrchr(name, '/');
-	name = slash ? slash + 1 : name;
+	const char *name, *word;
+	gt_program_words(img, &name, &word);
 	for (size_t k = 0; k < p->nstacks; k++) {
 		const struct gt_proc_stack *st = &p->stacks[k];
 		uint64_t w = f->by_bytes ? st->counts->bytes : st->counts->allocations;
@@ -54,9 +54,9 @@ void gt_folded_add(struct gt_folded *f, const struct gt_proc *p)
 		 * (same pid): "101_git_pack-objects". */
 		fprintf(out, "%" PRIu32 "_", img->pid);
 		frame_name(out, name);
-		if (img->argc > 1) {
+		if (*word) {
 			fputc('_', out);
-			frame_name(out, img->argv[1]);
+			frame_name(out, word);
 		}
 		for (size_t i = st->nfunctions; i > 0; i--) {
 			fputc(';', out);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "callers.h"
+#include "command_label.h"
 #include "mapkind.h"
 #include "report_phases.h"
 #include "site_labels.h"
@@ -76,30 +77,36 @@ static void verdict_block(FILE *out, const struct gt_verdict *v, const char *tit
 		wrap(out, "  - ", 4, v->evidence[i]);
 }
 
-/*
- * Appends s to buf (used bytes so far, capacity size), a control character
- * as '?' (as ls shows them): an argv is the traced program's to choose, and
- * its newlines or escape sequences must not forge a line of the report or
- * drive the terminal. Returns the new length.
- */
-static size_t append_printable(char *buf, size_t used, size_t size, const char *s)
+/* The bytes of text's first columns; "←" is 3 bytes and 1 column. */
+static size_t columns_len(const char *text, size_t columns)
 {
-	for (; *s && used + 1 < size; s++)
-		buf[used++] = iscntrl((unsigned char)*s) ? '?' : *s;
-	buf[used] = '\0';
-	return used;
+	size_t len = 0, seen = 0;
+	for (; text[len]; len++) {
+		if (((unsigned char)text[len] & 0xc0) == 0x80)
+			continue;
+		if (seen++ == columns)
+			break;
+	}
+	return len;
 }
 
-static const char *command(const struct gt_image *img, char *buf, size_t size)
+/*
+ * Prints text cut to the columns left on a line (and then end, "\n" or
+ * not), never splitting a UTF-8 sequence; a cut ends in "…", so that "git
+ * log -n 5" cut from "-n 50" does not read as another command.
+ */
+static void cut_text(FILE *out, const char *text, int columns, const char *end)
 {
-	size_t used = 0;
-	buf[0] = '\0';
-	for (size_t i = 0; i < img->argc; i++)
-		used = append_printable(buf, append_printable(buf, used, size, i ? " " : ""), size,
-					img->argv[i]);
-	if (!img->argc)
-		append_printable(buf, 0, size, img->exe ? img->exe : "?");
-	return buf;
+	size_t max = columns > 1 ? (size_t)columns : 1;
+	if (text[columns_len(text, max)])
+		fprintf(out, "%.*s…%s", (int)columns_len(text, max - 1), text, end);
+	else
+		fprintf(out, "%s%s", text, end);
+}
+
+static void cut_line(FILE *out, const char *text, int columns)
+{
+	cut_text(out, text, columns, "\n");
 }
 
 /* The table of the first `shown` processes, and a line for the rest. */
@@ -114,13 +121,13 @@ static void tree(FILE *out, const struct gt_summary *s, size_t shown)
 		const struct gt_proc *p = &s->procs[i];
 		const struct gt_image *img = p->img;
 		const char *origin = p->origin;
-		command(img, cmd, sizeof(cmd));
+		gt_command_label(img, cmd, sizeof(cmd));
 		stars += !gt_image_complete(img);
 		int n = fprintf(out,
 				"  %7" PRIu32 " %7" PRIu64 " %5s %8.3f %8.3f %10" PRIu64 "%s  ",
 				img->pid, img->ppid, origin, p->cpu, p->wall, img->events,
 				gt_image_complete(img) ? " " : "*");
-		fprintf(out, "%.*s\n", WIDTH - n > 10 ? WIDTH - n : 10, cmd);
+		cut_line(out, cmd, WIDTH - n > 10 ? WIDTH - n : 10);
 	}
 	if (shown < s->n) {
 		uint64_t calls = 0;
@@ -223,21 +230,6 @@ static void location(char *buf, size_t size, const struct gt_frame *f)
 		const char *slash = strrchr(f->file, '/');
 		snprintf(buf, size, " (%s:%d)", slash ? slash + 1 : f->file, f->line);
 	}
-}
-
-/* Prints text cut to the columns left on a line; "←" is 3 bytes and 1
- * column, and a cut never splits a UTF-8 sequence. */
-static void cut_line(FILE *out, const char *text, int columns)
-{
-	size_t len = 0, seen = 0, max = columns > 0 ? (size_t)columns : 0;
-	/* Columns, not bytes: a UTF-8 character ("←") is one column. */
-	for (; text[len]; len++) {
-		if (((unsigned char)text[len] & 0xc0) == 0x80)
-			continue;
-		if (seen++ == max)
-			break;
-	}
-	fprintf(out, "%.*s\n", (int)len, text);
 }
 
 /*
@@ -374,12 +366,14 @@ static void process(FILE *out, const struct gt_summary *s, const struct gt_proc 
 {
 	const struct gt_image *img = p->img;
 	const struct gt_heap *h = &img->heap;
-	char cmd[256], b[32], b2[32], b3[32];
-	fprintf(out, "\n== pid %" PRIu32 ": ", img->pid);
-	fprintf(out, "%.*s ==\n", 60, command(img, cmd, sizeof(cmd)));
+	char cmd[256], line[512], b[32], b2[32], b3[32];
+	int n = fprintf(out, "\n== pid %" PRIu32 ": ", img->pid) - 1;
+	cut_text(out, gt_command_label(img, cmd, sizeof(cmd)), WIDTH - 3 - n, " ==\n");
+	/* The label leaves git's global options out: the whole argv beneath. */
+	if (strcmp(cmd, gt_command_line(img, line, sizeof(line))))
+		wrap(out, "  argv: ", 8, line);
 	verdict_block(out, &p->verdict, "  verdict");
 	calls_line(out, img);
-	char line[512];
 	/* Per second of the verdict's basis, as its evidence counts them. */
 	snprintf(line, sizeof(line),
 		 "%" PRIu64

@@ -35,6 +35,7 @@
 #include <string.h>
 #include <uthash.h>
 
+#include "command_label.h"
 #include "die.h"
 
 enum { W_ALLOCATIONS, W_BYTES, W_TEMPORARY, W_COUNT };
@@ -174,10 +175,8 @@ static void flatten(struct image *e, struct node *n, size_t depth, const uint64_
 /* "101 git pack-objects": the root frame of an image, as --folded's. */
 static struct image *new_image(const struct gt_image *img)
 {
-	const char *name = img->argc ? img->argv[0] : img->exe ? img->exe : "?";
-	const char *slash = strrchr(name, '/');
-	name = slash ? slash + 1 : name;
-	const char *arg = img->argc > 1 ? img->argv[1] : "";
+	const char *name, *arg;
+	gt_program_words(img, &name, &arg);
 	size_t n = strlen(name) + strlen(arg) + 32;
 	struct image *e = gt_xcalloc(1, sizeof(*e) + n);
 	snprintf(e->label, n, "%u %s%s%s", (unsigned)img->pid, name, *arg ? " " : "", arg);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "command_label.h"
 #include "die.h"
 #include "site_labels.h"
 
@@ -124,11 +125,10 @@ static void write_row(FILE *out, const struct row *r)
 	} else if (f && f->module) {
 		snprintf(where, sizeof(where), "%s", f->module);
 	}
-	const char *name = img->argc ? img->argv[0] : img->exe ? img->exe : "?";
-	const char *slash = strrchr(name, '/');
+	const char *name, *word;
+	gt_program_words(img, &name, &word);
 	char proc[256];
-	snprintf(proc, sizeof(proc), "%" PRIu32 " %s%s%s", img->pid, slash ? slash + 1 : name,
-		 img->argc > 1 ? " " : "", img->argc > 1 ? img->argv[1] : "");
+	snprintf(proc, sizeof(proc), "%" PRIu32 " %s%s%s", img->pid, name, *word ? " " : "", word);
 	fputs("<tr>", out);
 	text_cell(out, proc);
 	/* Frames but the last show a place only where the label locates
