@@ -125,15 +125,19 @@ struct gt_function_list {
 static void set_program_frames(struct gt_summary *s, struct gt_proc_stack *ps,
 			       const struct gt_stack_counts *c, const struct gt_frame *f, size_t n)
 {
-	size_t first = gt_program_frame(f, n);
+	size_t first = gt_program_frame(f, n), kept = 0;
 	ps->counts = c;
-	ps->nfunctions = n - first;
+	/* The tracer's own frames (its wrapper of main) are in every stack. */
+	for (size_t i = first; i < n; i++)
+		kept += !(f[i].role & GT_FRAME_SKIPPED);
+	ps->nfunctions = kept;
 	if (!ps->nfunctions)
 		return;
 	size_t len = ps->nfunctions * sizeof(const char *);
 	struct gt_function_list *e = gt_xcalloc(1, sizeof(*e) + len);
-	for (size_t i = first; i < n; i++)
-		e->functions[i - first] = f[i].function;
+	for (size_t i = first, k = 0; i < n; i++)
+		if (!(f[i].role & GT_FRAME_SKIPPED))
+			e->functions[k++] = f[i].function;
 	struct gt_function_list *have;
 	HASH_FIND(hh, s->function_lists, e->functions, len, have);
 	if (have) {

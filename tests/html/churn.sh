@@ -16,6 +16,14 @@ GITTRACE_OUTPUT=$work/churn.zst run_traced "$preload" "$churn" 200000 >/dev/null
 	fail "alloc-churn failed"
 report_page churn
 
+# The tracer's own frame (its wrapper of main) is in every stack: the
+# folded stacks and the flame graph leave it out.
+"$report" --folded "$work/churn.zst" >"$work/churn.folded" || fail "--folded failed"
+check_eq "folded: no stack has the tracer's frames" 0 \
+	"$(grep -c 'libgittrace\|main_wrapper' "$work/churn.folded")"
+check_eq "folded: main right below libc's start" 1 \
+	"$(grep -c ';__libc_start_call_main;main;' "$work/churn.folded" | awk '{ print ($1 > 0) }')"
+
 # widest_under DOM NAME: the widest frame one level below the first NAME.
 widest_under() {
 	frames "$1" | awk -v name="$2" '
