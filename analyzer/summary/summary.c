@@ -3,6 +3,7 @@
  */
 #include "summary.h"
 #include "callers.h"
+#include "git_settings.h"
 
 #include <ctype.h>
 #include <stddef.h>
@@ -307,18 +308,23 @@ static void shell_quote(char *buf, size_t cap, const char *arg)
 	buf[len] = '\0';
 }
 
-/* The command the user ran: the argv of the run's first image, shell-quoted. */
-static char *root_command(const struct gt_model *m)
+/* The run's first image: the command the user ran; NULL if unknown. */
+static const struct gt_image *root_image(const struct gt_model *m)
 {
-	char buf[4096] = "";
 	for (size_t i = 0; i < gt_model_count(m); i++) {
 		const struct gt_image *img = gt_model_image(m, i);
-		if (!img->has_info || img->origin != GT_ORIGIN_ROOT)
-			continue;
-		for (size_t a = 0; a < img->argc; a++)
-			shell_quote(buf, sizeof(buf), img->argv[a]);
-		break;
+		if (img->has_info && img->origin == GT_ORIGIN_ROOT)
+			return img;
 	}
+	return NULL;
+}
+
+/* The command the user ran, shell-quoted. */
+static char *root_command(const struct gt_image *root)
+{
+	char buf[4096] = "";
+	for (size_t a = 0; root && a < root->argc; a++)
+		shell_quote(buf, sizeof(buf), root->argv[a]);
 	return gt_xstrndup(buf, strlen(buf));
 }
 
@@ -392,6 +398,7 @@ static void fill_input(struct gt_verdict_input *in, const struct gt_proc *p)
 	in->limit_at_least = mp->limit_at_least;
 	in->limit_below = mp->limit_below;
 	in->window_advice = p->window_advice.raise ? &p->window_advice : NULL;
+	in->window_settings = p->window_settings;
 	in->has_window_cost = mp->usage_periods > 0;
 	in->again_calls_seconds = (double)mp->again_calls_ns / 1e9;
 	in->again_faults = mp->again.faults;
@@ -491,6 +498,7 @@ static void tree_input(struct gt_verdict_input *in, const struct gt_summary *s)
 				: 0;
 		in->limit_at_least = packiest->img->maps.limit_at_least;
 		in->limit_below = packiest->img->maps.limit_below;
+		in->window_settings = packiest->window_settings;
 		if (packiest->window_advice.raise)
 			in->window_advice = &packiest->window_advice;
 		in->env = (const char *const *)s->procs[0].img->env;
@@ -655,10 +663,18 @@ void gt_summary_finish(struct gt_summary *s, const struct gt_model *m)
 		set_facts(&s->procs[i]);
 	if (s->n) /* qsort(NULL, 0) is undefined: a trace with no process */
 		qsort(s->procs, s->n, sizeof(*s->procs), heavier);
-	s->command = root_command(m);
+	const struct gt_image *root = root_image(m);
+	s->command = root_command(root);
 	const char *packer = packing_subcommand(m);
+	/* git passes the root's -c settings down to the commands it runs. */
+	char root_settings[sizeof(s->procs[0].window_settings)] = "";
+	if (root)
+		gt_window_settings_given(root, root_settings, sizeof(root_settings));
 	for (size_t i = 0; i < s->n; i++) {
 		struct gt_proc *p = &s->procs[i];
+		if (!*gt_window_settings_given(p->img, p->window_settings,
+					       sizeof(p->window_settings)))
+			memcpy(p->window_settings, root_settings, sizeof(root_settings));
 		struct gt_verdict_input in;
 		fill_input(&in, p);
 		in.command = s->command;

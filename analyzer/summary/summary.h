@@ -103,6 +103,7 @@ struct gt_proc {
 	uint64_t window;
 	double thrash;
 	struct gt_window_advice window_advice; /* the core.packedGitLimit to avoid evictions */
+	char window_settings[160];	       /* given on the command line (git_settings.h) */
 	/* Facts of the image, derived once for every writer (model.h). */
 	const char *origin; /* gt_origin_name */
 	double peak_seconds;

@@ -255,10 +255,28 @@ static void time_inside(struct gt_verdict *v, const struct gt_verdict_input *in,
 			 in->capped_calls == 1 ? "it" : "they", in->capped_seconds);
 }
 
+/* The window settings the command gave git itself; NULL if none. */
+static const char *settings_given(const struct gt_verdict_input *in)
+{
+	return in->window_settings && *in->window_settings ? in->window_settings : NULL;
+}
+
 static void window_suggestions(struct gt_verdict *v, const struct gt_verdict_input *in)
 {
 	char a[32];
 	const struct gt_window_advice *wa = in->window_advice;
+	const char *given = settings_given(in);
+	if (given) {
+		/* No config file sets them: the command line does. */
+		SUGGEST("the command sets them: drop %s from it (git passes its -c settings on "
+			"to the commands it runs)",
+			given);
+		if (in->evictions && wa)
+			SUGGEST("or, to keep a limit, one at which every window the run mapped "
+				"stays mapped (window advice): git %s",
+				wa->git_config);
+		return;
+	}
 	if (in->evictions && wa)
 		SUGGEST("git config --unset core.packedGitLimit (default 32 TiB on 64-bit); or, to "
 			"keep a limit, one at which every window the run mapped stays mapped "
@@ -406,9 +424,12 @@ void gt_verdict_compute(struct gt_verdict *v, const struct gt_verdict_input *in)
 	switch (v->cls) {
 	case GT_VERDICT_WINDOW:
 		v->headline = fmt("window-bound: git's default pack windows would save about "
-				  "%.0f%% of the run (%.0f–%.0f%%); unset core.packedGitLimit "
-				  "and core.packedGitWindowSize",
-				  100 * v->window.gain, 100 * v->window.low, 100 * v->window.high);
+				  "%.0f%% of the run (%.0f–%.0f%%); %s%s",
+				  100 * v->window.gain, 100 * v->window.low, 100 * v->window.high,
+				  settings_given(in) ? "drop the command's "
+						     : "unset core.packedGitLimit "
+						       "and core.packedGitWindowSize",
+				  settings_given(in) ? settings_given(in) : "");
 		window_suggestions(v, in);
 		SUGGEST("measure what git's defaults win: gittrace --confirm -- %s", command(in));
 		break;

@@ -106,6 +106,9 @@ struct gt_verdict_input {
 	uint64_t limit_at_least, limit_below; /* limit_below UINT64_MAX: none */
 	/* The window advice (window_advice.h) when it advises a limit; NULL: none. */
 	const struct gt_window_advice *window_advice;
+	/* The window settings the command gave git (git_settings.h): "-c
+	 * core.packedGitLimit=1m ..."; NULL or "": none, they come from config. */
+	const char *window_settings;
 	/* What lowered limits cost (maps.h, struct gt_window_cost). */
 	int has_window_cost;		 /* USAGE readings were taken (format 1.2) */
 	double again_calls_seconds;	 /* maps of regions mapped before, evicting unmaps */

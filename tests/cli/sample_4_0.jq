@@ -1,7 +1,10 @@
 # cli.sample_4_0: tests/data/format-4.0.zst (blocks returned coded in a
 # column of their own, from any depth of their class's list) as this
 # analyzer reads it: the same command as the 2.0 to 3.1 samples, every free
-# matched, pack-objects' heap peak and leaks as there.
+# matched, pack-objects' heap peak and leaks as there. The command gave
+# git its window settings (-c): the advice is to drop them, in the verdict
+# of the tree and of pack-objects, whose git passed them down; not to look
+# for a config file.
 def proc(name): [.processes[] | select(.argv[1] == name and .calls.malloc > 0)][0];
 .trace.events == 12469 and .trace.complete and (.processes | length) == 3
 	and .totals.calls.malloc == 4915 and .totals.calls.free == 5933
@@ -12,3 +15,8 @@ def proc(name): [.processes[] | select(.argv[1] == name and .calls.malloc > 0)][
 	and (proc("-c") | .threads == 1 and .exit_status == 0
 		and .heap.allocations == 564 and .heap.peak_bytes == 692764
 		and .heap.leaked_allocations == 223 and .heap.untracked_frees == 0)
+	and ([.verdict, proc("pack-objects").verdict] | all(
+		(.headline | endswith("drop the command's -c core.packedGitWindowSize=8k"
+			+ " -c core.packedGitLimit=16k"))
+		and (.suggestions[0] | startswith("the command sets them: drop -c"))
+		and ([.suggestions[] | select(test("git config|config file"))] | length) == 0))

@@ -1,0 +1,18 @@
+/*
+ * The pack window settings a git command was given on its command line:
+ * `git -c core.packedGitLimit=1m ...`. git passes them down to the
+ * commands it runs (in GIT_CONFIG_PARAMETERS, which the trace does not
+ * keep: it may hold credentials), so a child has its root's. Advice to
+ * unset them in a config file would miss there: the command sets them.
+ */
+#ifndef GT_GIT_SETTINGS_H
+#define GT_GIT_SETTINGS_H
+
+#include <stddef.h>
+
+#include "model.h"
+
+/* Writes them to buf as `-c KEY=VALUE` words ("" if none). Returns buf. */
+const char *gt_window_settings_given(const struct gt_image *img, char *buf, size_t size);
+
+#endif /* GT_GIT_SETTINGS_H */
