@@ -221,6 +221,10 @@ static void time_inside(struct gt_verdict *v, const struct gt_verdict_input *in,
 			 "gittrace --confirm measures it",
 			 100 * v->mmap_share, of, in->mmap_seconds, in->system_seconds,
 			 (unsigned long long)in->peak_pack_windows, w, 100 * v->window_bound);
+	} else if (!in->pack_mmaps) {
+		EVIDENCE("%.1f%% of %s inside mmap/munmap/mremap (%.3f s); no pack window was "
+			 "mapped, so no window setting changes this run",
+			 100 * v->mmap_share, of, in->mmap_seconds);
 	} else if (in->unended) {
 		EVIDENCE("%.1f%% of %s inside mmap/munmap/mremap (%.3f s); the kernel's time of "
 			 "%s is unknown, so no bound on what a window setting saves is known",
@@ -390,6 +394,8 @@ void gt_verdict_compute(struct gt_verdict *v, const struct gt_verdict_input *in)
 		v->window.high = outside_allocator;
 	if (v->window_search)
 		v->window_bound = v->window.high;
+	else if (!in->pack_mmaps)
+		v->window_bound = 0; /* no window mapped: no setting of them changes the run */
 	else if (in->unended)
 		v->window_bound = NAN; /* part of the kernel's time is unknown */
 	else

@@ -143,7 +143,8 @@ struct gt_verdict {
 	/*
 	 * (mmap time + system time) share, at most 1: no window setting wins
 	 * more; but with window_search, window.high (the search is not seen);
-	 * NaN (unknown) when a process did not end: its kernel time is unknown.
+	 * 0 when no pack window was mapped; NaN (unknown) when a process did
+	 * not end: its kernel time is unknown.
 	 */
 	double window_bound;
 	int window_search;  /* many small windows at once: git's search of them is unseen */

@@ -254,6 +254,7 @@ int main(void)
 	in.cpu_seconds = in.system_seconds = 0;
 	in.wall_seconds = 10;
 	in.unended = 1;
+	in.pack_mmaps = in.pack_regions = 10;
 	gt_verdict_compute(&v, &in);
 	CHECK(v.shares_of_wall && isnan(v.window_bound));
 	CHECK(any(v.evidence, v.nevidence, "30.0% of wall time (no CPU time: the process did"));
@@ -267,6 +268,13 @@ int main(void)
 	CHECK(!v.shares_of_wall && isnan(v.window_bound));
 	CHECK(any(v.evidence, v.nevidence,
 		  "30.0% of CPU time (wall time for the 1 process that did not end) inside"));
+	gt_verdict_release(&v);
+	/* No pack window mapped: no window setting changes the run, whatever the kernel's time. */
+	facts(&in, 0.1, 0, 0);
+	gt_verdict_compute(&v, &in);
+	CHECK(v.window_bound == 0);
+	CHECK(any(v.evidence, v.nevidence, "no pack window was mapped"));
+	CHECK(!any(v.evidence, v.nevidence, "no window setting can save more"));
 	gt_verdict_release(&v);
 	return check_result("test_verdict");
 }
