@@ -204,8 +204,14 @@ static void maps_table(FILE *out, const struct gt_proc *p)
 				gt_map_kind_names[k], ks->mmaps, ks->munmaps, ks->mremaps,
 				bytes(b, ks->bytes));
 	}
-	fprintf(out, "  peak mapped %s; %" PRIu64 " regions mapped again",
-		bytes(b, m->peak_mapped_bytes), m->remapped_regions);
+	/* Maps of a region mapped before, of any file (the index, say); of packs: thrash. */
+	uint64_t pack_again = m->kind[GT_MAP_PACK].mmaps > m->distinct_pack_regions
+				      ? m->kind[GT_MAP_PACK].mmaps - m->distinct_pack_regions
+				      : 0;
+	fprintf(out,
+		"  peak mapped %s; %" PRIu64 " maps of regions mapped before (%" PRIu64
+		" of packs)",
+		bytes(b, m->peak_mapped_bytes), m->remapped_regions, pack_again);
 	if (p->window)
 		fprintf(out, "; window %s", bytes(b, p->window));
 	if (m->kind[GT_MAP_PACK].mmaps)
