@@ -130,14 +130,14 @@ static void set_program_frames(struct gt_summary *s, struct gt_proc_stack *ps,
 	ps->counts = c;
 	/* The tracer's own frames (its wrapper of main) are in every stack. */
 	for (size_t i = first; i < n; i++)
-		kept += !(f[i].role & GT_FRAME_SKIPPED);
+		kept += !(f[i].role & GT_FRAME_TRACER);
 	ps->nfunctions = kept;
 	if (!ps->nfunctions)
 		return;
 	size_t len = ps->nfunctions * sizeof(const char *);
 	struct gt_function_list *e = gt_xcalloc(1, sizeof(*e) + len);
 	for (size_t i = first, k = 0; i < n; i++)
-		if (!(f[i].role & GT_FRAME_SKIPPED))
+		if (!(f[i].role & GT_FRAME_TRACER))
 			e->functions[k++] = f[i].function;
 	struct gt_function_list *have;
 	HASH_FIND(hh, s->function_lists, e->functions, len, have);

@@ -72,7 +72,7 @@ struct gt_caller_row {
  * An allocating stack of a process as folded stacks and the flame graph
  * draw it: the functions of its frames from the innermost one outside the
  * C library's allocator (gt_program_frame) outwards, wrappers kept, the
- * tracer's own frames (GT_FRAME_SKIPPED) left out.
+ * tracer's own frames (GT_FRAME_TRACER) left out.
  */
 struct gt_proc_stack {
 	const struct gt_stack_counts *counts; /* the image's heap's */

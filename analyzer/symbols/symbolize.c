@@ -200,7 +200,7 @@ struct stack_module {
 	struct gt_symbols_module *sym; /* NULL without symbolization */
 	const char *name;	       /* the path's basename, interned */
 	int in_program;
-	unsigned role; /* GT_FRAME_SKIPPED for the tracer's own module */
+	unsigned role; /* GT_FRAME_TRACER | GT_FRAME_SKIPPED for the tracer's own module */
 };
 
 /* Modules a stack's frames usually span (program, libc, a library or two). */
@@ -224,7 +224,7 @@ static const struct stack_module *stack_module(struct gt_symbolizer *s, const st
 	}
 	m->name = intern(s, basename_of(mod->path));
 	m->in_program = img->exe && !strcmp(mod->path, img->exe);
-	m->role = !strncmp(m->name, "libgittrace", 11) ? GT_FRAME_SKIPPED : 0;
+	m->role = !strncmp(m->name, "libgittrace", 11) ? GT_FRAME_TRACER | GT_FRAME_SKIPPED : 0;
 	return m;
 }
 

@@ -38,6 +38,8 @@ enum {
 	 * containers, zlib and I/O wrappers), which many callers share, and
 	 * the allocator and wrappers */
 	GT_FRAME_HELPER = 4,
+	/* the tracer's own (its wrapper of main, in every stack): also SKIPPED */
+	GT_FRAME_TRACER = 8,
 };
 
 struct gt_symbolizer;

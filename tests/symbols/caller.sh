@@ -14,6 +14,7 @@ GITTRACE_OUTPUT=$work/trace.zst run_traced "$preload" "$prog" || fail "caller_pr
 "$report" --json --top 0 "$work/trace.zst" >"$work/report.json" || fail "gittrace-report --json failed"
 "$report" --top 0 "$work/trace.zst" >"$work/report.txt" || fail "gittrace-report failed"
 "$report" --html "$work/report.html" "$work/trace.zst" >/dev/null || fail "gittrace-report --html failed"
+"$report" --folded "$work/trace.zst" >"$work/report.folded" || fail "gittrace-report --folded failed"
 
 # site_of FILTER: "function<caller" of the program's sites matching the jq FILTER.
 site_of() {
@@ -33,6 +34,8 @@ check_eq "a generic helper's site names its caller" "strbuf_dup<make_label" \
 	"$(site_of '.function == "strbuf_dup"')"
 check_eq "the program's own site has no caller" "plain_alloc<-" \
 	"$(site_of '.function == "plain_alloc"')"
+check_eq "folded: the wrapper kept beneath the site" 1 \
+	"$(grep -c ';main;plain_alloc;xmalloc 1$' "$work/report.folded")"
 check_grep "text: caller beside the site" "← compress_one \(caller_prog\.c:[0-9]+\)" \
 	"$work/report.txt"
 # A row whose label does not fit goes on beneath it, a frame a line: joined.

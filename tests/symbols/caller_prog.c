@@ -9,7 +9,9 @@
  *     stacks (main -> make_label 20 times, main -> label_again ->
  *     make_label once), one row of the table by caller in the program,
  *     the heaviest, so that --top 1 lists it with one of its stacks;
- *   - plain_alloc itself: the program's own site, no caller beside it.
+ *   - plain_alloc itself, through xmalloc (named like git's allocation
+ *     wrapper, which never names a site): the program's own site, no
+ *     caller beside it; the folded stacks keep the wrapper.
  * zlib is dlopen'ed so that building needs no zlib headers; its functions
  * are the ones git calls. Built -O0 -fno-inline so each function is a frame.
  *
@@ -57,9 +59,15 @@ static void label_again(void)
 	make_label();
 }
 
+/* Named like git's wrapper (wrapper.c). */
+static void *xmalloc(size_t size)
+{
+	return malloc(size);
+}
+
 static void plain_alloc(void)
 {
-	void *p = malloc(12345);
+	void *p = xmalloc(12345);
 	sink = p;
 	free(p);
 }
