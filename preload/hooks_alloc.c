@@ -100,31 +100,31 @@ GT_EXPORT void *GT_HOOK_NAME(realloc)(void *ptr, size_t size)
 	return r;
 }
 
+/* reallocarray's answer when nmemb * size overflows. */
+static void *overflowed(void)
+{
+	errno = ENOMEM;
+	return NULL;
+}
+
+/*
+ * glibc's reallocarray is an overflow check and a call of realloc through
+ * its PLT, which would come back into our realloc hook (inside this one,
+ * counted as dropped; untraced, a dropped call counted twice): the check
+ * is made here, and realloc called, as glibc does.
+ */
 GT_EXPORT void *GT_HOOK_NAME(reallocarray)(void *ptr, size_t nmemb, size_t size)
 {
-	if (ptr && gt_arena_owns(ptr)) {
-		if (size && nmemb > SIZE_MAX / size) {
-			errno = ENOMEM;
-			return NULL;
-		}
-		return realloc_from_arena(ptr, nmemb * size);
-	}
-	if (!gt_enter_call()) {
-		if (!gt_real_reallocarray)
-			gt_resolve_real();
-		return gt_real_reallocarray(ptr, nmemb, size);
-	}
-	/*
-	 * glibc's reallocarray is an overflow check and a call of realloc
-	 * through its PLT, which would come back into our realloc inside this
-	 * hook (and count as dropped): the check is made here, and the real
-	 * realloc called, as glibc does.
-	 */
+	int overflow = size && nmemb > SIZE_MAX / size;
+	if (ptr && gt_arena_owns(ptr))
+		return overflow ? overflowed() : realloc_from_arena(ptr, nmemb * size);
+	if (!gt_enter_call())
+		return overflow ? overflowed() : untraced_realloc(ptr, nmemb * size);
 	int timed = gt_stream_begin_call(GT_FN_REALLOCARRAY);
 	uint64_t t0 = GT_TIMED_BEGIN(timed);
 	void *r = NULL;
-	if (size && nmemb > SIZE_MAX / size) {
-		errno = ENOMEM;
+	if (overflow) {
+		overflowed();
 	} else {
 		gt_real_begin();
 		r = gt_real_realloc(ptr, nmemb * size);

@@ -48,8 +48,8 @@ static int maps_file(int flags, int fd, void *r)
 }
 
 /* Records a map call that ended at t1, and the thread's usage right after a file's. */
-static void record_mmap(enum gt_fn fn, uint64_t t0, uint64_t t1, void *addr, size_t len, int prot,
-			int flags, int fd, uint64_t offset, void *r)
+static void record_mmap(enum gt_fn fn, int timed, uint64_t t0, uint64_t t1, void *addr, size_t len,
+			int prot, int flags, int fd, uint64_t offset, void *r)
 {
 	uint8_t size[GT_CALL_ARGS_MAX], other[GT_CALL_ARGS_MAX + PATH_MAX];
 	char path[PATH_MAX];
@@ -62,7 +62,7 @@ static void record_mmap(enum gt_fn fn, uint64_t t0, uint64_t t1, void *addr, siz
 	gt_call_bytes_init(&args, size, other);
 	gt_encode_mmap(&args.args, GT_U(addr), len, (uint64_t)prot, (uint64_t)(unsigned)flags, fd,
 		       offset, GT_U(r), path, plen);
-	gt_record_call(fn, 1, t0, t1, &args, usage);
+	gt_record_call(fn, timed, t0, t1, &args, usage);
 	errno = saved_errno;
 }
 
@@ -86,12 +86,14 @@ GT_EXPORT void *GT_HOOK_NAME(mmap)(void *addr, size_t len, int prot, int flags, 
 		return gt_real_mmap ? gt_real_mmap(addr, len, prot, flags, fd, offset)
 				    : raw_mmap(addr, len, prot, flags, fd, offset);
 	}
-	gt_stream_begin_call(GT_FN_MMAP); /* always timed */
+	int timed /* never GT_UNTIMED: map calls are always timed */ =
+		gt_stream_begin_call(GT_FN_MMAP);
 	uint64_t t0 = gt_now_ns();
 	gt_real_begin();
 	void *r = gt_real_mmap(addr, len, prot, flags, fd, offset);
 	gt_real_end();
-	record_mmap(GT_FN_MMAP, t0, gt_now_ns(), addr, len, prot, flags, fd, (uint64_t)offset, r);
+	record_mmap(GT_FN_MMAP, timed, t0, gt_now_ns(), addr, len, prot, flags, fd,
+		    (uint64_t)offset, r);
 	gt_leave();
 	return r;
 }
@@ -105,12 +107,14 @@ GT_EXPORT void *GT_HOOK_NAME(mmap64)(void *addr, size_t len, int prot, int flags
 		return gt_real_mmap64 ? gt_real_mmap64(addr, len, prot, flags, fd, offset)
 				      : raw_mmap(addr, len, prot, flags, fd, (off_t)offset);
 	}
-	gt_stream_begin_call(GT_FN_MMAP64); /* always timed */
+	int timed /* never GT_UNTIMED: map calls are always timed */ =
+		gt_stream_begin_call(GT_FN_MMAP64);
 	uint64_t t0 = gt_now_ns();
 	gt_real_begin();
 	void *r = gt_real_mmap64(addr, len, prot, flags, fd, offset);
 	gt_real_end();
-	record_mmap(GT_FN_MMAP64, t0, gt_now_ns(), addr, len, prot, flags, fd, (uint64_t)offset, r);
+	record_mmap(GT_FN_MMAP64, timed, t0, gt_now_ns(), addr, len, prot, flags, fd,
+		    (uint64_t)offset, r);
 	gt_leave();
 	return r;
 }
@@ -123,7 +127,8 @@ GT_EXPORT int GT_HOOK_NAME(munmap)(void *addr, size_t len)
 		return gt_real_munmap ? gt_real_munmap(addr, len)
 				      : (int)syscall(SYS_munmap, addr, len);
 	}
-	gt_stream_begin_call(GT_FN_MUNMAP); /* always timed */
+	int timed /* never GT_UNTIMED: map calls are always timed */ =
+		gt_stream_begin_call(GT_FN_MUNMAP);
 	uint64_t t0 = gt_now_ns();
 	gt_real_begin();
 	int r = gt_real_munmap(addr, len);
@@ -136,7 +141,7 @@ GT_EXPORT int GT_HOOK_NAME(munmap)(void *addr, size_t len)
 	struct gt_call_bytes args;
 	gt_call_bytes_init(&args, size, other);
 	gt_encode_munmap(&args.args, GT_U(addr), len, r);
-	gt_record_call(GT_FN_MUNMAP, 1, t0, t1, &args, usage);
+	gt_record_call(GT_FN_MUNMAP, timed, t0, t1, &args, usage);
 	errno = saved_errno;
 	gt_leave();
 	return r;
@@ -156,7 +161,8 @@ GT_EXPORT void *GT_HOOK_NAME(mremap)(void *old_addr, size_t old_len, size_t new_
 			gt_resolve_real();
 		return gt_real_mremap(old_addr, old_len, new_len, flags, new_addr);
 	}
-	gt_stream_begin_call(GT_FN_MREMAP); /* always timed */
+	int timed /* never GT_UNTIMED: map calls are always timed */ =
+		gt_stream_begin_call(GT_FN_MREMAP);
 	uint64_t t0 = gt_now_ns();
 	gt_real_begin();
 	void *r = gt_real_mremap(old_addr, old_len, new_len, flags, new_addr);
@@ -168,7 +174,7 @@ GT_EXPORT void *GT_HOOK_NAME(mremap)(void *old_addr, size_t old_len, size_t new_
 	gt_call_bytes_init(&args, size, other);
 	gt_encode_mremap(&args.args, GT_U(old_addr), old_len, new_len, (uint64_t)(unsigned)flags,
 			 GT_U(new_addr), GT_U(r));
-	gt_record_call(GT_FN_MREMAP, 1, t0, t1, &args, NULL);
+	gt_record_call(GT_FN_MREMAP, timed, t0, t1, &args, NULL);
 	errno = saved_errno;
 	gt_leave();
 	return r;

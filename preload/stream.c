@@ -431,13 +431,13 @@ static void put_call(enum gt_fn fn, int timed, int sampled, uint64_t t, uint64_t
 }
 
 /*
- * The tracer's own cost, on a random 1 in GT_TIMED_ONE_IN calls of each
- * function (the sampled calls, and a draw among the always-timed ones),
- * scaled up: from the end of the real call to now, less any block written
- * (already counted), plus about one clock reading, of those the hook makes
- * that the duration does not hold.
+ * The tracer's own cost in a timed call (enum gt_timing): in each of a
+ * thread's first calls, counted once; after them on a random 1 in
+ * GT_TIMED_ONE_IN calls of each function (the sampled calls, and a draw
+ * among the always-timed ones), scaled up. From the end of the real call
+ * to now, less any block written (already counted), plus about one clock
+ * reading, of those the hook makes that the duration does not hold.
  */
-/* The tracer's time in a timed call (enum gt_timing), scaled up as its sample is. */
 static void add_tracer_cost(int timed, uint64_t end_ns, uint64_t flush_ns)
 {
 	uint64_t weight = timed == GT_TIMED_FIRST_CALL ? 1 : GT_TIMED_ONE_IN;

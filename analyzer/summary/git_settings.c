@@ -6,17 +6,24 @@
 #include <strings.h>
 
 #include "gittrace/git_argv.h"
+#include "shell_quote.h"
 
-/* The window key "key=value" sets (config keys ignore case), NULL if none. */
-static const char *window_key(const char *setting)
+/*
+ * Whether a -c word sets a window key (config keys ignore case). Longer
+ * than 100 bytes it holds no size git reads: left out, so that its words
+ * always fit gt_window_settings_given's buffer.
+ */
+static int is_window_setting(const char *setting)
 {
 	static const char *const keys[] = {"core.packedGitLimit", "core.packedGitWindowSize"};
+	if (strlen(setting) > 100)
+		return 0;
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		size_t n = strlen(keys[i]);
 		if (!strncasecmp(setting, keys[i], n) && setting[n] == '=')
-			return keys[i];
+			return 1;
 	}
-	return NULL;
+	return 0;
 }
 
 const char *gt_window_settings_given(const struct gt_image *img, char *buf, size_t size)
@@ -25,14 +32,16 @@ const char *gt_window_settings_given(const struct gt_image *img, char *buf, size
 	if (!img->argc || strcmp(gt_git_basename(img->argv[0]), "git") != 0)
 		return buf;
 	const char *const *argv = (const char *const *)img->argv;
-	size_t end = gt_git_options_end(img->argc, argv), used = 0;
+	size_t end = gt_git_options_end(img->argc, argv);
 	for (size_t i = 1; i + 1 < end; i++) {
-		if (strcmp(argv[i], "-c") != 0)
+		if (strcmp(argv[i], "-c") != 0 || !is_window_setting(argv[++i]))
 			continue;
-		const char *key = window_key(argv[++i]);
-		if (key && used < size)
-			used += (size_t)snprintf(buf + used, size - used, "%s-c %s%s",
-						 used ? " " : "", key, argv[i] + strlen(key));
+		/* As given, quoted (at most 4 bytes a byte: \xHH); whole words only. */
+		char word[512] = "-c";
+		gt_shell_quote(word, sizeof(word), argv[i]);
+		size_t used = strlen(buf);
+		if (used + 1 + strlen(word) < size)
+			snprintf(buf + used, size - used, "%s%s", used ? " " : "", word);
 	}
 	return buf;
 }

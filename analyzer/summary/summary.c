@@ -4,15 +4,15 @@
 #include "summary.h"
 #include "callers.h"
 #include "git_settings.h"
+#include "shell_quote.h"
+#include "tree.h"
 
-#include <ctype.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "die.h"
-#include "utf8.h"
 #include "gittrace/git_argv.h"
 
 /*
@@ -223,91 +223,6 @@ static void build_sites(struct gt_summary *s, struct gt_proc *p)
 		p->sites[j]->index = j;
 }
 
-/*
- * How many bytes at c (left of them, >= 1) a quoted command writes as they
- * are: a character of valid UTF-8 but a control character. 0: the byte at
- * c goes as \xHH (a control character, or a byte of a sequence that is not
- * UTF-8, which the JSON report would replace: the command would not run
- * the same).
- */
-static size_t as_is(const char *c, size_t left)
-{
-	return iscntrl((unsigned char)*c) ? 0 : gt_utf8_len((const unsigned char *)c, left);
-}
-
-/*
- * Appends arg, which holds bytes as_is refuses, to buf at len (capacity
- * cap) in the $'...' quoting of bash, zsh and POSIX.1-2024: each such byte
- * as \xHH, so that the command is one printable line of UTF-8. Returns
- * the new length.
- */
-static size_t dollar_quote(char *buf, size_t len, size_t cap, const char *arg)
-{
-	if (len + 2 < cap)
-		len += (size_t)snprintf(buf + len, cap - len, "$'");
-	size_t left = strlen(arg);
-	for (const char *c = arg; *c && len + 5 < cap;) {
-		size_t n = as_is(c, left);
-		if (!n) {
-			len += (size_t)snprintf(buf + len, cap - len, "\\x%02x", (unsigned char)*c);
-			n = 1;
-		} else if (*c == '\'' || *c == '\\') {
-			len += (size_t)snprintf(buf + len, cap - len, "\\%c", *c);
-		} else if (len + n + 5 < cap) {
-			memcpy(buf + len, c, n);
-			len += n;
-		} else {
-			break; /* no room for the whole character */
-		}
-		c += n;
-		left -= n;
-	}
-	if (len + 1 < cap)
-		buf[len++] = '\'';
-	return len;
-}
-
-/* Appends arg to buf (capacity cap, NUL-terminated), quoted for a POSIX shell if needed. */
-static void shell_quote(char *buf, size_t cap, const char *arg)
-{
-	size_t len = strlen(buf);
-	int hex = 0;
-	size_t left = strlen(arg);
-	for (const char *c = arg; *c && !hex;) {
-		size_t n = as_is(c, left);
-		hex = n == 0;
-		c += n;
-		left -= n;
-	}
-	if (hex) {
-		if (len && len + 1 < cap)
-			buf[len++] = ' ';
-		buf[dollar_quote(buf, len, cap, arg)] = '\0';
-		return;
-	}
-	int plain = *arg != '\0';
-	for (const char *c = arg; *c; c++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./"
-			    "=:,+-@%",
-			    *c))
-			plain = 0;
-	if (len && len + 1 < cap)
-		buf[len++] = ' ';
-	if (!plain && len + 1 < cap)
-		buf[len++] = '\'';
-	for (const char *c = arg; *c && len + 5 < cap; c++) {
-		if (*c == '\'' && !plain) {
-			memcpy(buf + len, "'\\''", 4);
-			len += 4;
-		} else {
-			buf[len++] = *c;
-		}
-	}
-	if (!plain && len + 1 < cap)
-		buf[len++] = '\'';
-	buf[len] = '\0';
-}
-
 /* The run's first image: the command the user ran; NULL if unknown. */
 static const struct gt_image *root_image(const struct gt_model *m)
 {
@@ -324,7 +239,7 @@ static char *root_command(const struct gt_image *root)
 {
 	char buf[4096] = "";
 	for (size_t a = 0; root && a < root->argc; a++)
-		shell_quote(buf, sizeof(buf), root->argv[a]);
+		gt_shell_quote(buf, sizeof(buf), root->argv[a]);
 	return gt_xstrndup(buf, strlen(buf));
 }
 
@@ -529,9 +444,8 @@ static void site_free(struct gt_site *site)
 /*
  * Keeps, if keep is not 0, the sites the reports can list: the first keep
  * by allocations, by bytes, by temporary allocations and by bytes live at
- * the peak, and every stack
- * of the first keep rows by caller in the program (p->sites stays in order
- * of allocations).
+ * the peak, and the first keep stacks of the first keep rows by caller in
+ * the program (p->sites stays in order of allocations).
  */
 static void cap_sites(struct gt_proc *p, size_t keep)
 {
@@ -656,6 +570,28 @@ static void set_facts(struct gt_proc *p)
 	p->has_exit_status = gt_image_exit_status(img, &p->exit_status);
 }
 
+/*
+ * Each process's window settings given with git -c (git_settings.h): its
+ * own, else its nearest ancestor's, as git passes them down to the
+ * commands it runs (a script's `git -c ... fetch` to its index-pack).
+ */
+static void window_settings(struct gt_summary *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		struct gt_proc *p = &s->procs[i];
+		gt_window_settings_given(p->img, p->window_settings, sizeof(p->window_settings));
+	}
+	long *parent = gt_summary_parents(s);
+	for (size_t i = 0; i < s->n; i++) {
+		struct gt_proc *p = &s->procs[i];
+		/* Parents start earlier (tree.h): the walk ends. */
+		for (long up = parent[i]; !p->window_settings[0] && up >= 0; up = parent[up])
+			memcpy(p->window_settings, s->procs[up].window_settings,
+			       sizeof(p->window_settings));
+	}
+	free(parent);
+}
+
 void gt_summary_finish(struct gt_summary *s, const struct gt_model *m)
 {
 	s->m = m;
@@ -666,15 +602,9 @@ void gt_summary_finish(struct gt_summary *s, const struct gt_model *m)
 	const struct gt_image *root = root_image(m);
 	s->command = root_command(root);
 	const char *packer = packing_subcommand(m);
-	/* git passes the root's -c settings down to the commands it runs. */
-	char root_settings[sizeof(s->procs[0].window_settings)] = "";
-	if (root)
-		gt_window_settings_given(root, root_settings, sizeof(root_settings));
+	window_settings(s);
 	for (size_t i = 0; i < s->n; i++) {
 		struct gt_proc *p = &s->procs[i];
-		if (!*gt_window_settings_given(p->img, p->window_settings,
-					       sizeof(p->window_settings)))
-			memcpy(p->window_settings, root_settings, sizeof(root_settings));
 		struct gt_verdict_input in;
 		fill_input(&in, p);
 		in.command = s->command;

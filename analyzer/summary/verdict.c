@@ -2,6 +2,7 @@
  * Verdict computation. See verdict.h; thresholds and wording are
  * documented in docs/report.md.
  */
+#define _GNU_SOURCE /* strcasestr */
 #include "verdict.h"
 
 #include <math.h>
@@ -265,41 +266,68 @@ static const char *settings_given(const struct gt_verdict_input *in)
 	return in->window_settings && *in->window_settings ? in->window_settings : NULL;
 }
 
+/* Whether the command gave git the window key (config keys ignore case). */
+static int given_key(const struct gt_verdict_input *in, const char *key)
+{
+	const char *given = settings_given(in);
+	return given && strcasestr(given, key);
+}
+
 static void window_suggestions(struct gt_verdict *v, const struct gt_verdict_input *in)
 {
 	char a[32];
 	const struct gt_window_advice *wa = in->window_advice;
-	const char *given = settings_given(in);
-	if (given) {
-		/* No config file sets them: the command line does. */
+	int limit_given = given_key(in, "core.packedGitLimit=");
+	int window_given = given_key(in, "core.packedGitWindowSize=");
+	int small_window = in->window && in->window < DEFAULT_WINDOW;
+	if (settings_given(in))
 		SUGGEST("the command sets them: drop %s from it (git passes its -c settings on "
 			"to the commands it runs)",
-			given);
-		if (in->evictions && wa)
-			SUGGEST("or, to keep a limit, one at which every window the run mapped "
-				"stays mapped (window advice): git %s",
-				wa->git_config);
-		return;
-	}
-	if (in->evictions && wa)
+			settings_given(in));
+	if (in->evictions && wa && limit_given)
+		SUGGEST("or, to keep a limit, one at which every window the run mapped stays "
+			"mapped (window advice): git %s",
+			wa->git_config);
+	else if (in->evictions && wa)
 		SUGGEST("git config --unset core.packedGitLimit (default 32 TiB on 64-bit); or, to "
 			"keep a limit, one at which every window the run mapped stays mapped "
 			"(window advice): git config core.packedGitLimit %s%s%s, or git %s for one "
 			"command",
 			wa->limit_value, wa->window ? " with core.packedGitWindowSize " : "",
 			wa->window_value, wa->git_config);
-	else if (in->evictions)
+	else if (in->evictions && !limit_given)
 		SUGGEST("git config --unset core.packedGitLimit (default 32 TiB on 64-bit), or set "
 			"it above the size of your packs");
-	if (in->window && in->window < DEFAULT_WINDOW) {
+	if (small_window && !window_given) {
 		gt_format_bytes(a, sizeof(a), in->window);
 		SUGGEST("git config --unset core.packedGitWindowSize (now %s; default 1g on "
 			"64-bit), or set core.packedGitWindowSize=1g",
 			a);
 	}
-	SUGGEST("find which config file sets them: GIT_TRACE2=1 "
-		"GIT_TRACE2_CONFIG_PARAMS='core.packed*' git version, or git config "
-		"--show-origin --get-regexp '^core\\.packed'");
+	/* What the command line does not set comes from a config file. */
+	if ((in->evictions && !limit_given) || (small_window && !window_given))
+		SUGGEST("find which config file sets them: GIT_TRACE2=1 "
+			"GIT_TRACE2_CONFIG_PARAMS='core.packed*' git version, or git config "
+			"--show-origin --get-regexp '^core\\.packed'");
+}
+
+/*
+ * What a window-bound headline says to do: unset the settings, or drop
+ * those the command gave git, and unset the others it saw lowered.
+ */
+static const char *window_remedy(const struct gt_verdict_input *in, char *buf, size_t size)
+{
+	const char *given = settings_given(in);
+	if (!given)
+		return "unset core.packedGitLimit and core.packedGitWindowSize";
+	int limit = in->evictions && !given_key(in, "core.packedGitLimit=");
+	int window = in->window && in->window < DEFAULT_WINDOW &&
+		     !given_key(in, "core.packedGitWindowSize=");
+	snprintf(buf, size, "drop the command's %s%s%s%s", given, limit || window ? "; unset " : "",
+		 limit ? "core.packedGitLimit" : "",
+		 window ? (limit ? " and core.packedGitWindowSize" : "core.packedGitWindowSize")
+			: "");
+	return buf;
 }
 
 /* The clause a neither headline ends with when git's search of many windows is unseen. */
@@ -425,17 +453,14 @@ void gt_verdict_compute(struct gt_verdict *v, const struct gt_verdict_input *in)
 		EVIDENCE("%llu loose objects mapped: objects not in packs",
 			 (unsigned long long)in->loose_mmaps);
 
-	char clause[400];
+	char clause[400], remedy[400];
 	const char *lowered = lowered_clause(v, in, &seen, clause, sizeof(clause));
 	switch (v->cls) {
 	case GT_VERDICT_WINDOW:
 		v->headline = fmt("window-bound: git's default pack windows would save about "
-				  "%.0f%% of the run (%.0f–%.0f%%); %s%s",
+				  "%.0f%% of the run (%.0f–%.0f%%); %s",
 				  100 * v->window.gain, 100 * v->window.low, 100 * v->window.high,
-				  settings_given(in) ? "drop the command's "
-						     : "unset core.packedGitLimit "
-						       "and core.packedGitWindowSize",
-				  settings_given(in) ? settings_given(in) : "");
+				  window_remedy(in, remedy, sizeof(remedy)));
 		window_suggestions(v, in);
 		SUGGEST("measure what git's defaults win: gittrace --confirm -- %s", command(in));
 		break;

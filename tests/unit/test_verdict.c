@@ -269,6 +269,29 @@ int main(void)
 	CHECK(any(v.evidence, v.nevidence,
 		  "30.0% of CPU time (wall time for the 1 process that did not end) inside"));
 	gt_verdict_release(&v);
+	/*
+	 * The command gave git its window size with -c, the lowered limit
+	 * comes from a config file: drop the one, unset and look for the other.
+	 */
+	facts(&in, 0.01, 3, 1);
+	in.window_settings = "-c core.packedgitwindowsize=64k";
+	gt_verdict_compute(&v, &in);
+	CHECK(v.cls == GT_VERDICT_WINDOW);
+	CHECK(strstr(v.headline, "drop the command's -c core.packedgitwindowsize=64k; unset "
+				 "core.packedGitLimit") != NULL);
+	CHECK(any(v.suggestions, v.nsuggestions, "git config --unset core.packedGitLimit"));
+	CHECK(!any(v.suggestions, v.nsuggestions, "git config --unset core.packedGitWindowSize"));
+	CHECK(any(v.suggestions, v.nsuggestions, "find which config file"));
+	gt_verdict_release(&v);
+	/* Both given: nothing to look for in config files. */
+	in.window_settings = "-c core.packedGitWindowSize=64k -c core.packedGitLimit=256k";
+	gt_verdict_compute(&v, &in);
+	CHECK(strstr(v.headline, "drop the command's -c core.packedGitWindowSize=64k -c "
+				 "core.packedGitLimit=256k") != NULL);
+	CHECK(strstr(v.headline, "unset") == NULL);
+	CHECK(!any(v.suggestions, v.nsuggestions, "git config"));
+	CHECK(!any(v.suggestions, v.nsuggestions, "config file"));
+	gt_verdict_release(&v);
 	/* No pack window mapped: no window setting changes the run, whatever the kernel's time. */
 	facts(&in, 0.1, 0, 0);
 	gt_verdict_compute(&v, &in);

@@ -1,0 +1,23 @@
+/*
+ * The process tree of a summary: which process started which. The trace
+ * says so for a fork (its parent image's id); an exec continues the image
+ * of its pid that ended by exec; anything else hangs under the latest
+ * image of its parent pid that started before it.
+ */
+#ifndef GT_TREE_H
+#define GT_TREE_H
+
+#include "summary.h"
+
+/* True if image a started before image b (file order breaks ties), so
+ * that following parents always goes back in time and cannot loop. */
+int gt_image_started_before(const struct gt_image *a, const struct gt_image *b);
+
+/*
+ * For each process of s (by its index in s->procs), the index of the one
+ * that started it, -1 if none: an array of s->n the caller frees. Found
+ * through the images of one id or pid only, not a square of the processes.
+ */
+long *gt_summary_parents(const struct gt_summary *s);
+
+#endif /* GT_TREE_H */
