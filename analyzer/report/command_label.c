@@ -6,9 +6,13 @@
 
 #include "gittrace/git_argv.h"
 
+/* argv[0]'s last component; the exe's when argv[0] is empty (Linux runs an
+ * exec with no argv as one empty word). */
 static const char *program(const struct gt_image *img)
 {
-	return gt_git_basename(img->argc ? img->argv[0] : img->exe ? img->exe : "?");
+	if (img->argc && img->argv[0][0])
+		return gt_git_basename(img->argv[0]);
+	return gt_git_basename(img->exe && img->exe[0] ? img->exe : "?");
 }
 
 /* The index of the first argument the label shows: past git's global options. */
@@ -27,11 +31,24 @@ void gt_program_words(const struct gt_image *img, const char **name, const char 
 	*word = i < img->argc ? img->argv[i] : "";
 }
 
-/* Appends s to buf (used bytes so far, capacity size); returns the new length. */
+/*
+ * Appends s to buf (used bytes so far, capacity size); returns the new
+ * length. What does not fit is cut at a character's start and marked "…"
+ * (size must leave room for it: at least 4).
+ */
 static size_t append_printable(char *buf, size_t used, size_t size, const char *s)
 {
-	for (; *s && used + 1 < size; s++)
+	static const char more[] = "…";
+	for (; *s && used + sizeof(more) < size; s++)
 		buf[used++] = iscntrl((unsigned char)*s) ? '?' : *s;
+	if (*s) {
+		while (used && ((unsigned char)buf[used - 1] & 0xc0) == 0x80)
+			used--; /* a continuation byte: back to its sequence's start */
+		if (used && (unsigned char)buf[used - 1] >= 0xc0)
+			used--;
+		memcpy(buf + used, more, sizeof(more) - 1);
+		used += sizeof(more) - 1;
+	}
 	buf[used] = '\0';
 	return used;
 }
@@ -45,6 +62,11 @@ static const char *words(const struct gt_image *img, size_t from, char *buf, siz
 	if (!img->argc && !from)
 		append_printable(buf, 0, size, img->exe ? img->exe : "?");
 	return buf;
+}
+
+int gt_command_label_shortens(const struct gt_image *img)
+{
+	return first_shown(img) > 1 || (img->argc && strcmp(program(img), img->argv[0]) != 0);
 }
 
 const char *gt_command_label(const struct gt_image *img, char *buf, size_t size)

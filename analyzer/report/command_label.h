@@ -24,7 +24,11 @@ void gt_program_words(const struct gt_image *img, const char **name, const char 
  */
 const char *gt_command_label(const struct gt_image *img, char *buf, size_t size);
 
-/* The whole argv (the exe if none), control characters as '?'. */
+/* Whether the label leaves words of the argv out, or shortens argv[0]. */
+int gt_command_label_shortens(const struct gt_image *img);
+
+/* The whole argv (the exe if none), control characters as '?'. Both fill
+ * buf, cut with "…" at a character's start when it is too small. */
 const char *gt_command_line(const struct gt_image *img, char *buf, size_t size);
 
 #endif /* GT_COMMAND_LABEL_H */

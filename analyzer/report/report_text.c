@@ -376,8 +376,8 @@ static void process(FILE *out, const struct gt_summary *s, const struct gt_proc 
 	int n = fprintf(out, "\n== pid %" PRIu32 ": ", img->pid) - 1;
 	cut_text(out, gt_command_label(img, cmd, sizeof(cmd)), WIDTH - 3 - n, " ==\n");
 	/* The label leaves git's global options out: the whole argv beneath. */
-	if (strcmp(cmd, gt_command_line(img, line, sizeof(line))))
-		wrap(out, "  argv: ", 8, line);
+	if (gt_command_label_shortens(img))
+		wrap(out, "  argv: ", 8, gt_command_line(img, line, sizeof(line)));
 	verdict_block(out, &p->verdict, "  verdict");
 	calls_line(out, img);
 	/* Per second of the verdict's basis, as its evidence counts them. */
