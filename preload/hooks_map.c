@@ -86,8 +86,7 @@ GT_EXPORT void *GT_HOOK_NAME(mmap)(void *addr, size_t len, int prot, int flags, 
 		return gt_real_mmap ? gt_real_mmap(addr, len, prot, flags, fd, offset)
 				    : raw_mmap(addr, len, prot, flags, fd, offset);
 	}
-	int timed /* never GT_UNTIMED: map calls are always timed */ =
-		gt_stream_begin_call(GT_FN_MMAP);
+	int timed = gt_stream_begin_call(GT_FN_MMAP); /* map calls: always timed */
 	uint64_t t0 = gt_now_ns();
 	gt_real_begin();
 	void *r = gt_real_mmap(addr, len, prot, flags, fd, offset);
@@ -107,8 +106,7 @@ GT_EXPORT void *GT_HOOK_NAME(mmap64)(void *addr, size_t len, int prot, int flags
 		return gt_real_mmap64 ? gt_real_mmap64(addr, len, prot, flags, fd, offset)
 				      : raw_mmap(addr, len, prot, flags, fd, (off_t)offset);
 	}
-	int timed /* never GT_UNTIMED: map calls are always timed */ =
-		gt_stream_begin_call(GT_FN_MMAP64);
+	int timed = gt_stream_begin_call(GT_FN_MMAP64); /* map calls: always timed */
 	uint64_t t0 = gt_now_ns();
 	gt_real_begin();
 	void *r = gt_real_mmap64(addr, len, prot, flags, fd, offset);
@@ -127,8 +125,7 @@ GT_EXPORT int GT_HOOK_NAME(munmap)(void *addr, size_t len)
 		return gt_real_munmap ? gt_real_munmap(addr, len)
 				      : (int)syscall(SYS_munmap, addr, len);
 	}
-	int timed /* never GT_UNTIMED: map calls are always timed */ =
-		gt_stream_begin_call(GT_FN_MUNMAP);
+	int timed = gt_stream_begin_call(GT_FN_MUNMAP); /* map calls: always timed */
 	uint64_t t0 = gt_now_ns();
 	gt_real_begin();
 	int r = gt_real_munmap(addr, len);
@@ -161,8 +158,7 @@ GT_EXPORT void *GT_HOOK_NAME(mremap)(void *old_addr, size_t old_len, size_t new_
 			gt_resolve_real();
 		return gt_real_mremap(old_addr, old_len, new_len, flags, new_addr);
 	}
-	int timed /* never GT_UNTIMED: map calls are always timed */ =
-		gt_stream_begin_call(GT_FN_MREMAP);
+	int timed = gt_stream_begin_call(GT_FN_MREMAP); /* map calls: always timed */
 	uint64_t t0 = gt_now_ns();
 	gt_real_begin();
 	void *r = gt_real_mremap(old_addr, old_len, new_len, flags, new_addr);
