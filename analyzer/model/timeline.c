@@ -124,7 +124,15 @@ void gt_timeline_fit(struct gt_timeline *tl, size_t max)
 	while (tl->n > max)
 		merge_pairs(tl);
 	if (tl->cap > tl->n && tl->n) {
-		tl->b = gt_xrealloc(tl->b, tl->n * sizeof(*tl->b));
+		/*
+		 * A copy, not realloc: shrunk in place, the array would leave its
+		 * tail as a hole beside what stays, and the holes of thousands of
+		 * short processes added up with how long each ran.
+		 */
+		struct gt_timeline_bucket *b = gt_xmalloc(tl->n * sizeof(*b));
+		memcpy(b, tl->b, tl->n * sizeof(*b));
+		free(tl->b);
+		tl->b = b;
 		tl->cap = tl->n;
 	}
 }
