@@ -14,10 +14,11 @@
 preload=$1 report=$2 prog=$3 work=$4
 fresh_dir "$work"
 
-# calls_in TRACE: malloc and free calls recorded, and calls dropped.
+# calls_in TRACE: malloc, free, mmap and munmap calls recorded, and calls dropped.
 calls_in() {
 	"$report" --json --top 0 "$1" |
-		jq -r '([.processes[] | .calls.malloc + .calls.free] | add),
+		jq -r '([.processes[] | .calls.malloc + .calls.free + .calls.mmap + .calls.munmap]
+				| add),
 			([.processes[].dropped_calls] | add)'
 }
 

@@ -1,13 +1,15 @@
 /*
  * Allocates from a signal handler while its main loop allocates too, so
  * that handler calls land inside the tracer's hooks: the signal-calls
- * test's subject. A 100 µs interval timer's SIGALRM handler mallocs a
- * block and frees the one it made 16 signals before (allocating in a
- * handler is not async-signal-safe; programs do it anyway). The main loop
- * mallocs and frees until the handler has run `signals` times, so how
- * fast this machine is changes only how long that takes.
+ * test's subject. A 100 µs interval timer's SIGALRM handler maps a page
+ * and unmaps the one it mapped 16 signals before: hooked calls that are
+ * async-signal-safe. (It once called malloc, which glibc does not allow in
+ * a handler: interrupting glibc's own malloc, it hung or aborted the
+ * program now and then, traced or not.) The main loop mallocs and frees
+ * until the handler has run `signals` times, so how fast this machine is
+ * changes only how long that takes.
  *
- * Prints "calls N" on stdout: the malloc and free calls it made itself,
+ * Prints "calls N" on stdout: the hooked calls it made itself,
  * counted as it made them, to compare with the trace. Usage:
  * signal_calls SIGNALS (0: no timer, no loop: the calls libc makes alone).
  */
@@ -16,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -28,10 +31,11 @@ static void on_alarm(int sig)
 	(void)sig;
 	size_t slot = (size_t)handled % 16;
 	if (kept[slot]) {
-		free(kept[slot]);
+		munmap(kept[slot], 4096);
 		handler_calls++;
 	}
-	kept[slot] = malloc(24);
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	kept[slot] = p == MAP_FAILED ? NULL : p;
 	handler_calls++;
 	handled++;
 }
