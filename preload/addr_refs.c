@@ -78,6 +78,12 @@ static struct slot *slot_of(uint64_t addr)
 	return &slots[(addr * 0x9e3779b97f4a7c15u) >> (64 - GT_ADDR_SLOT_BITS)];
 }
 
+void gt_addr_refs_warm(uint64_t addr)
+{
+	if (slots)
+		__builtin_prefetch(slot_of(addr));
+}
+
 /*
  * Where in class cls's list addr is, from its last end: -1 if not within
  * the block's reach. Only a block the list may hold deeper than its last

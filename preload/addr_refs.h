@@ -21,4 +21,12 @@ void gt_addr_refs_block_start(void);
  */
 uint64_t gt_addr_refs_code(uint64_t addr, enum gt_addr_role role, uint64_t bytes, int64_t *delta);
 
+/*
+ * Starts loading addr's slot into the cache, without the lock: the hook of
+ * a call that gives a block back calls it before the real call, whose time
+ * covers the cache miss that gt_addr_refs_code would otherwise wait for
+ * (the slot table is larger than most caches closest to the CPU).
+ */
+void gt_addr_refs_warm(uint64_t addr);
+
 #endif /* GT_ADDR_REFS_H */

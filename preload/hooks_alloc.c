@@ -6,6 +6,7 @@
  * finding the real functions.
  */
 #include "record.h"
+#include "addr_refs.h"
 #include "bootstrap.h"
 #include "clock.h"
 #include "interpose.h"
@@ -91,6 +92,7 @@ GT_EXPORT void *GT_HOOK_NAME(realloc)(void *ptr, size_t size)
 	if (!gt_enter_call())
 		return untraced_realloc(ptr, size);
 	int timed = gt_stream_begin_call(GT_FN_REALLOC);
+	gt_addr_refs_warm(GT_U(ptr));
 	uint64_t t0 = GT_TIMED_BEGIN(timed);
 	gt_real_begin();
 	void *r = gt_real_realloc(ptr, size);
@@ -121,6 +123,7 @@ GT_EXPORT void *GT_HOOK_NAME(reallocarray)(void *ptr, size_t nmemb, size_t size)
 	if (!gt_enter_call())
 		return overflow ? overflowed() : untraced_realloc(ptr, nmemb * size);
 	int timed = gt_stream_begin_call(GT_FN_REALLOCARRAY);
+	gt_addr_refs_warm(GT_U(ptr));
 	uint64_t t0 = GT_TIMED_BEGIN(timed);
 	void *r = NULL;
 	if (overflow) {
@@ -147,6 +150,7 @@ GT_EXPORT void GT_HOOK_NAME(free)(void *ptr)
 		return;
 	}
 	int timed = gt_stream_begin_call(GT_FN_FREE);
+	gt_addr_refs_warm(GT_U(ptr));
 	uint64_t t0 = timed ? gt_now_ns() : gt_stream_untimed_ns();
 	gt_real_begin();
 	gt_real_free(ptr);
