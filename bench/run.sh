@@ -80,10 +80,29 @@ median() {
 	sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
+# cpu_speeds: the seconds one fixed shell loop takes pinned to each CPU
+# this run may use. A virtual machine's CPUs can differ in speed for hours
+# (the host's other load): then a run's time depends on the CPU it lands
+# on, and per-round ratios spread.
+cpu_speeds() {
+	command -v taskset >/dev/null || { echo "not measured (no taskset)"; return; }
+	local list out='' range c
+	list=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)
+	for range in ${list//,/ }; do
+		for ((c = ${range%-*}; c <= ${range#*-}; c++)); do
+			/usr/bin/time -o "$work/time" -f %e taskset -c "$c" \
+				bash -c 'for ((i = 0; i < 300000; i++)); do :; done'
+			out+="${out:+, }CPU $c $(cat "$work/time") s"
+		done
+	done
+	echo "$out"
+}
+
 echo "# gittrace benchmark"
 echo
 echo "$(date -u +%Y-%m-%d), $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')),"
 echo "load average $(cut -d' ' -f1-3 /proc/loadavg) at the start,"
+echo "a fixed loop on each CPU: $(cpu_speeds),"
 echo "$(git --version), heaptrack $(heaptrack --version 2>/dev/null | awk '{print $NF}'),"
 echo "repository: $(git -C "$repo" count-objects -v | awk '/in-pack/ {print $2}') objects,"
 echo "pack $(git -C "$repo" count-objects -v | awk '/size-pack/ {print $2}') KiB; $rounds rounds, modes rotated."
