@@ -42,8 +42,14 @@ static double best(void (*op)(void), long n)
 	return b;
 }
 
-static void op_clock(void) { sink += now(); }
-static void op_rdtsc(void) { sink += __rdtsc(); }
+static void op_clock(void)
+{
+	sink += now();
+}
+static void op_rdtsc(void)
+{
+	sink += __rdtsc();
+}
 static void op_rdtscp(void)
 {
 	unsigned aux;
@@ -64,7 +70,10 @@ static void op_rwlock(void)
 
 static int depth_wanted;
 static void *frames[64];
-static void op_unwind(void) { sink += (uint64_t)unw_backtrace(frames, 64); }
+static void op_unwind(void)
+{
+	sink += (uint64_t)unw_backtrace(frames, 64);
+}
 
 /* Recurses to the wanted depth, then times unwinds from there. */
 __attribute__((noinline)) static double at_depth(int d, long n)

@@ -29,8 +29,10 @@ int main(void)
 	const uint64_t far = 5000, huge = (1u << 20) - 1;
 	gt_heap_alloc(&h, &th, ptr += 0x10, 8, far, 0, 1);
 	gt_heap_alloc(&h, &th, ptr += 0x10, 8, huge, 0, 1);
-	CHECK(h.dense_cap < far); /* one allocation did not size the array */
-	for (uint64_t id = 1; id <= 3000; id++) /* the stacks seen reach far */
+	/* one allocation did not size the array */
+	CHECK(h.dense_cap < far);
+	/* the stacks seen reach far */
+	for (uint64_t id = 1; id <= 3000; id++)
 		gt_heap_alloc(&h, &th, ptr += 0x10, 8, id, 0, 1);
 	gt_heap_alloc(&h, &th, ptr += 0x10, 16, far, 0, 1);
 	gt_heap_alloc(&h, &th, ptr += 0x10, 8, far + 1, 0, 1);
