@@ -25,7 +25,8 @@ uint64_t gt_addr_refs_code(uint64_t addr, enum gt_addr_role role, uint64_t bytes
  * Starts loading addr's slot into the cache, without the lock: the hook of
  * a call that gives a block back calls it before the real call, whose time
  * covers the cache miss that gt_addr_refs_code would otherwise wait for
- * (the slot table is larger than most caches closest to the CPU).
+ * (the table's 256 KiB outgrow the first-level cache, and share the
+ * second with the program's own data).
  */
 void gt_addr_refs_warm(uint64_t addr);
 
