@@ -122,11 +122,16 @@ static double share(double x, double basis)
 	return r < 1 ? r : 1;
 }
 
+/* Whether the run saw core.packedGitWindowSize below git's default. */
+static int window_lowered(const struct gt_verdict_input *in)
+{
+	return in->window && in->window < DEFAULT_WINDOW;
+}
+
 /* Many small windows mapped at once: git's search of them is not in the trace (verdict.h). */
 static int window_search_unseen(const struct gt_verdict_input *in)
 {
-	return in->window && in->window < DEFAULT_WINDOW &&
-	       in->peak_pack_windows >= GT_WINDOW_SEARCH_MANY;
+	return window_lowered(in) && in->peak_pack_windows >= GT_WINDOW_SEARCH_MANY;
 }
 
 /*
@@ -137,8 +142,7 @@ static int window_search_unseen(const struct gt_verdict_input *in)
 static struct gt_prediction predict_windows(const struct gt_verdict_input *in, double basis)
 {
 	struct gt_prediction p = {0};
-	p.applies = in->evictions || in->again_calls_seconds > 0 ||
-		    (in->window && in->window < DEFAULT_WINDOW);
+	p.applies = in->evictions || in->again_calls_seconds > 0 || window_lowered(in);
 	if (!p.applies)
 		return p;
 	double calls = in->again_calls_seconds;
@@ -279,7 +283,7 @@ static void window_suggestions(struct gt_verdict *v, const struct gt_verdict_inp
 	const struct gt_window_advice *wa = in->window_advice;
 	int limit_given = given_key(in, "core.packedGitLimit=");
 	int window_given = given_key(in, "core.packedGitWindowSize=");
-	int small_window = in->window && in->window < DEFAULT_WINDOW;
+	int small_window = window_lowered(in);
 	if (settings_given(in))
 		SUGGEST("the command sets them: drop %s from it (git passes its -c settings on "
 			"to the commands it runs)",
@@ -321,8 +325,7 @@ static const char *window_remedy(const struct gt_verdict_input *in, char *buf, s
 	if (!given)
 		return "unset core.packedGitLimit and core.packedGitWindowSize";
 	int limit = in->evictions && !given_key(in, "core.packedGitLimit=");
-	int window = in->window && in->window < DEFAULT_WINDOW &&
-		     !given_key(in, "core.packedGitWindowSize=");
+	int window = window_lowered(in) && !given_key(in, "core.packedGitWindowSize=");
 	snprintf(buf, size, "drop the command's %s%s%s%s", given, limit || window ? "; unset " : "",
 		 limit ? "core.packedGitLimit" : "",
 		 window ? (limit ? " and core.packedGitWindowSize" : "core.packedGitWindowSize")
