@@ -4,13 +4,32 @@
 #include "decoder.h"
 #include "die.h"
 #include "progress.h"
+#include "warm.h"
 
 /* What the model's retire hook works with, for the time of gt_load. */
 struct retiring {
 	struct gt_summary *s;
 	int timelines;
-	size_t drawn; /* summarized images with buckets in their timeline */
+	size_t drawn;		/* summarized images with buckets in their timeline */
+	struct gt_warmer *warm; /* opening the modules stacks name; NULL once stopped */
 };
+
+/*
+ * Asks for the modules a new stack's frames lie in, until the first image
+ * is summarized: symbols are looked up from then on. A stack's frames run
+ * through a few modules in turn, so each run is asked for once.
+ */
+static void warm_modules(struct gt_warmer *w, const struct gt_image *img,
+			 const struct gt_rec_stack *st)
+{
+	const struct gt_module *prev = NULL;
+	for (size_t i = 0; i < st->depth; i++) {
+		const struct gt_module *mod = gt_image_module(img, st->ips[i]);
+		if (mod && mod != prev)
+			gt_warmer_add(w, mod->path, mod->build_id, mod->build_id_len);
+		prev = mod;
+	}
+}
 
 /*
  * Summarizes a retired image. Its timeline, kept for the HTML page, is
@@ -21,6 +40,8 @@ struct retiring {
 static void summarize(void *ctx, struct gt_image *img)
 {
 	struct retiring *r = ctx;
+	gt_warmer_stop(r->warm);
+	r->warm = NULL;
 	gt_summary_add(r->s, img);
 	if (!r->timelines)
 		return;
@@ -38,7 +59,8 @@ void gt_load(struct gt_loaded *l, const char *path, struct gt_symbolizer *sym,
 	struct gt_phases *ph = o->phases;
 	if (!o->timelines)
 		gt_model_no_timelines(l->m);
-	struct retiring retiring = {&l->s, o->timelines, 0};
+	struct gt_symbols *syms = gt_symbolizer_symbols(sym);
+	struct retiring retiring = {&l->s, o->timelines, 0, syms ? gt_warmer_start(syms) : NULL};
 	gt_summary_init(&l->s, path, sym, o->pid, o->keep_sites, o->replay);
 	if (o->stacks_hook)
 		gt_summary_on_stacks(&l->s, o->stacks_hook, o->stacks_ctx);
@@ -55,6 +77,9 @@ void gt_load(struct gt_loaded *l, const char *path, struct gt_symbolizer *sym,
 		gt_batch_cursor_init(&c);
 		for (const struct gt_record *r; (r = gt_batch_record(batch, &c));) {
 			gt_model_apply(&s, r);
+			if (retiring.warm && r->raw.tag == GT_REC_STACK && r->known &&
+			    (o->pid < 0 || s.img->pid == o->pid))
+				warm_modules(retiring.warm, s.img, &r->u.stack);
 			if (ph)
 				gt_phases_note(ph, s.img, r);
 		}
@@ -68,6 +93,8 @@ void gt_load(struct gt_loaded *l, const char *path, struct gt_symbolizer *sym,
 	/* Its buffers (up to two blocks and the ring) are not needed past here. */
 	int torn = gt_decoder_torn(d);
 	gt_decoder_close(d);
+	gt_warmer_stop(retiring.warm);
+	retiring.warm = NULL;
 	gt_model_finish(l->m, torn);
 	gt_model_on_retire(l->m, NULL, NULL); /* retiring's life ends here */
 	if (ph)

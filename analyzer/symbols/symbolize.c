@@ -94,6 +94,11 @@ struct gt_symbolizer *gt_symbolizer_new(struct gt_symbols *syms)
 	return s;
 }
 
+struct gt_symbols *gt_symbolizer_symbols(const struct gt_symbolizer *s)
+{
+	return s->syms;
+}
+
 void gt_symbolizer_free(struct gt_symbolizer *s)
 {
 	if (!s)

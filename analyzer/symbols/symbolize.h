@@ -50,6 +50,8 @@ struct gt_symbolizer;
  */
 struct gt_symbolizer *gt_symbolizer_new(struct gt_symbols *syms);
 void gt_symbolizer_free(struct gt_symbolizer *s);
+/* The gt_symbols it was made with (NULL: no symbolization). */
+struct gt_symbols *gt_symbolizer_symbols(const struct gt_symbolizer *s);
 
 /*
  * Names all frames of a stack, innermost first, inlined frames before the
