@@ -117,8 +117,9 @@ static void forget(struct gt_heap *h, struct gt_ptrmap *table, struct gt_live *a
 void gt_heap_alloc(struct gt_heap *h, struct gt_heap_thread *th, uint64_t ptr, uint64_t size,
 		   uint64_t stack, uint64_t t, uint64_t end)
 {
-	struct gt_live *a = gt_ptrmap_get(&h->live, ptr);
-	if (a) {
+	int existed;
+	struct gt_live *a = gt_ptrmap_claim(&h->live, ptr, &existed);
+	if (existed) {
 		/* Set aside; a block already set aside at ptr had its free
 		 * go unseen (an untraced path): drop it. */
 		struct gt_live *old = gt_ptrmap_get(&h->displaced, ptr);
@@ -132,7 +133,7 @@ void gt_heap_alloc(struct gt_heap *h, struct gt_heap_thread *th, uint64_t ptr, u
 	 * kept apart as UINT32_MAX rather than aliasing a real stack. */
 	struct gt_live e = {ptr, size, t, stack < UINT32_MAX ? (uint32_t)stack : UINT32_MAX,
 			    dur < UINT32_MAX ? (uint32_t)dur : UINT32_MAX};
-	gt_ptrmap_put(&h->live, &e);
+	*a = e;
 	struct gt_stack_counts *s = counts(h, e.stack);
 	s->allocations++;
 	s->bytes += size;

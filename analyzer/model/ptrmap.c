@@ -66,23 +66,28 @@ static void grow(struct gt_ptrmap *m)
 	free(old);
 }
 
-void gt_ptrmap_put(struct gt_ptrmap *m, const struct gt_live *e)
+struct gt_live *gt_ptrmap_claim(struct gt_ptrmap *m, uint64_t ptr, int *existed)
 {
 	/* Keep the load at most 1/2: probes stay short. */
 	if (!m->slots || 2 * (m->count + 1) > m->mask + 1)
 		grow(m);
-	for (size_t i = slot_of(m, e->ptr);; i = (i + 1) & m->mask) {
+	for (size_t i = slot_of(m, ptr);; i = (i + 1) & m->mask) {
 		struct gt_live *s = &m->slots[i];
-		if (s->ptr == e->ptr) {
-			*s = *e;
-			return;
-		}
+		*existed = s->ptr == ptr;
+		if (*existed)
+			return s;
 		if (!s->ptr) {
-			*s = *e;
+			s->ptr = ptr;
 			m->count++;
-			return;
+			return s;
 		}
 	}
+}
+
+void gt_ptrmap_put(struct gt_ptrmap *m, const struct gt_live *e)
+{
+	int existed;
+	*gt_ptrmap_claim(m, e->ptr, &existed) = *e;
 }
 
 void gt_ptrmap_del(struct gt_ptrmap *m, struct gt_live *e)

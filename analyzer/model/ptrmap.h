@@ -29,6 +29,13 @@ struct gt_ptrmap {
 /* The entry for ptr (non-zero), or NULL. Valid until the next put/del. */
 struct gt_live *gt_ptrmap_get(const struct gt_ptrmap *m, uint64_t ptr);
 
+/*
+ * The entry for ptr (non-zero): the one there is (*existed 1), or a new
+ * one with ptr set and its other fields 0 (*existed 0). One probe where a
+ * get and a put take two. Valid until the next claim, put or del.
+ */
+struct gt_live *gt_ptrmap_claim(struct gt_ptrmap *m, uint64_t ptr, int *existed);
+
 /* Inserts or overwrites the entry e->ptr (non-zero). */
 void gt_ptrmap_put(struct gt_ptrmap *m, const struct gt_live *e);
 
