@@ -193,7 +193,7 @@ static int fits_heap_call(unsigned fn)
 static void hand_over(struct gt_heap_call *to, const struct gt_rec_call *c)
 {
 #ifdef __SSE2__
-	/* The struct's four 16-byte halves, each built in registers: a vector
+	/* The struct's four 16-byte quarters, each built in registers: a vector
 	 * load of fields just stored one by one would stall as well. */
 	_Static_assert(offsetof(struct gt_heap_call, dts) == 8 &&
 			       offsetof(struct gt_heap_call, stack) == 24 &&
