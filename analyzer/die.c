@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void (*before_message)(void);
 static void (*die_hook)(void);
@@ -133,7 +134,16 @@ void gt_die(const char *fmt, ...)
 	va_end(ap);
 	if (die_hook)
 		die_hook();
-	exit(GT_EXIT_BAD_INPUT);
+	/*
+	 * _exit, not exit: another thread may be inside a library whose
+	 * destructors exit() would run under it. The warmer (symbols/warm.c)
+	 * in libdw's debuginfod client had OpenSSL torn down beneath it: a
+	 * crash in half the runs on a corrupt trace. Nothing of ours needs
+	 * exit()'s work but the flush.
+	 */
+	fflush(stdout);
+	fflush(stderr);
+	_exit(GT_EXIT_BAD_INPUT);
 }
 
 void gt_usage_error(const char *fmt, ...)

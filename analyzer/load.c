@@ -59,13 +59,14 @@ void gt_load(struct gt_loaded *l, const char *path, struct gt_symbolizer *sym,
 	struct gt_phases *ph = o->phases;
 	if (!o->timelines)
 		gt_model_no_timelines(l->m);
-	struct gt_symbols *syms = gt_symbolizer_symbols(sym);
-	struct retiring retiring = {&l->s, o->timelines, 0, syms ? gt_warmer_start(syms) : NULL};
+	struct retiring retiring = {&l->s, o->timelines, 0, NULL};
 	gt_summary_init(&l->s, path, sym, o->pid, o->keep_sites, o->replay);
 	if (o->stacks_hook)
 		gt_summary_on_stacks(&l->s, o->stacks_hook, o->stacks_ctx);
 	gt_model_on_retire(l->m, summarize, &retiring);
 	struct gt_decoder *d = gt_decoder_open(path);
+	struct gt_symbols *syms = gt_symbolizer_symbols(sym);
+	retiring.warm = syms ? gt_warmer_start(syms) : NULL;
 	struct gt_progress progress;
 	struct gt_model_step s = {0};
 	const struct gt_batch *batch;

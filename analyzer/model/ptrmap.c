@@ -48,7 +48,9 @@ static struct gt_live *empty_slots(size_t cap)
 	void *p = aligned_alloc(HUGE_PAGE, bytes); /* bytes: a power of two */
 	if (!p)
 		gt_die("out of memory (%zu bytes for the live allocations)", bytes);
+#ifdef MADV_HUGEPAGE
 	madvise(p, bytes, MADV_HUGEPAGE);
+#endif
 	return memset(p, 0, bytes);
 }
 
@@ -77,7 +79,8 @@ struct gt_live *gt_ptrmap_claim(struct gt_ptrmap *m, uint64_t ptr, int *existed)
 		if (*existed)
 			return s;
 		if (!s->ptr) {
-			s->ptr = ptr;
+			/* A deleted entry's slot keeps its old fields (gt_ptrmap_del). */
+			*s = (struct gt_live){.ptr = ptr};
 			m->count++;
 			return s;
 		}

@@ -11,7 +11,10 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef __SSE2__
+/* hand_over's non-temporal stores: x86-64 (on i386 the struct's int64_t fields are 4-byte aligned).
+ */
+#if defined(__SSE2__) && defined(__x86_64__)
+#define GT_STREAM_STORES 1
 #include <emmintrin.h>
 #endif
 
@@ -139,7 +142,7 @@ static int start_batch(struct gt_decoder *d)
 
 static void queue_filling(struct gt_decoder *d)
 {
-#ifdef __SSE2__
+#ifdef GT_STREAM_STORES
 	_mm_sfence(); /* hand_over's stores, before the batch is seen */
 #endif
 	d->filling = NULL;
@@ -192,14 +195,16 @@ static int fits_heap_call(unsigned fn)
  */
 static void hand_over(struct gt_heap_call *to, const struct gt_rec_call *c)
 {
-#ifdef __SSE2__
+#ifdef GT_STREAM_STORES
 	/* The struct's four 16-byte quarters, each built in registers: a vector
 	 * load of fields just stored one by one would stall as well. */
-	_Static_assert(offsetof(struct gt_heap_call, dts) == 8 &&
+	_Static_assert(offsetof(struct gt_heap_call, timed) == 1 &&
+			       offsetof(struct gt_heap_call, sampled) == 2 &&
+			       offsetof(struct gt_heap_call, dts) == 8 &&
 			       offsetof(struct gt_heap_call, stack) == 24 &&
 			       offsetof(struct gt_heap_call, nmemb) == 40 &&
 			       offsetof(struct gt_heap_call, result) == 56,
-		       "hand_over's halves follow struct gt_heap_call");
+		       "hand_over's quarters follow struct gt_heap_call");
 	uint64_t head = c->fn | (uint64_t)c->timed << 8 | (uint64_t)c->sampled << 16;
 	__m128i *line = (__m128i *)to;
 	_mm_stream_si128(line, _mm_set_epi64x(c->dts, (long long)head));

@@ -30,7 +30,10 @@ struct gt_warmer {
 	struct request *queue;
 	size_t n, cap, next;
 	int stopping;
-	struct asked *asked; /* the caller's own */
+	/* The caller's own: the modules asked for, and a key looked up. */
+	struct asked *asked;
+	uint8_t *key;
+	size_t key_cap;
 };
 
 static void *warm(void *arg)
@@ -40,8 +43,8 @@ static void *warm(void *arg)
 	for (;;) {
 		while (w->next == w->n && !w->stopping)
 			pthread_cond_wait(&w->changed, &w->lock);
-		if (w->next == w->n)
-			break;
+		if (w->stopping)
+			break; /* what is left, the caller opens when it looks up */
 		struct request r = w->queue[w->next++];
 		pthread_mutex_unlock(&w->lock);
 		/* NULL only when out of memory: the caller's lookup then tries again. */
@@ -74,17 +77,20 @@ static int first_ask(struct gt_warmer *w, const char *path, size_t path_len,
 		     const uint8_t *build_id, size_t build_id_len)
 {
 	size_t len = path_len + 1 + build_id_len;
-	struct asked *a = gt_xmalloc(sizeof(*a) + len);
-	a->len = len;
-	memcpy(a->key, path, path_len + 1);
-	if (build_id_len)
-		memcpy(a->key + path_len + 1, build_id, build_id_len);
-	struct asked *found;
-	HASH_FIND(hh, w->asked, a->key, len, found);
-	if (found) {
-		free(a);
-		return 0;
+	if (len > w->key_cap) {
+		w->key_cap = 2 * len;
+		w->key = gt_xrealloc(w->key, w->key_cap);
 	}
+	memcpy(w->key, path, path_len + 1);
+	if (build_id_len)
+		memcpy(w->key + path_len + 1, build_id, build_id_len);
+	struct asked *a;
+	HASH_FIND(hh, w->asked, w->key, len, a);
+	if (a)
+		return 0;
+	a = gt_xmalloc(sizeof(*a) + len);
+	a->len = len;
+	memcpy(a->key, w->key, len);
 	HASH_ADD_KEYPTR(hh, w->asked, a->key, len, a);
 	return 1;
 }
@@ -124,7 +130,12 @@ void gt_warmer_stop(struct gt_warmer *w)
 	pthread_cond_signal(&w->changed);
 	pthread_mutex_unlock(&w->lock);
 	pthread_join(w->thread, NULL);
+	for (size_t i = w->next; i < w->n; i++) {
+		free(w->queue[i].path);
+		free(w->queue[i].build_id);
+	}
 	free(w->queue);
+	free(w->key);
 	struct asked *a, *tmp;
 	HASH_ITER(hh, w->asked, a, tmp)
 	{

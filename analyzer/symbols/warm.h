@@ -31,8 +31,11 @@ void gt_warmer_add(struct gt_warmer *w, const char *path, const uint8_t *build_i
 		   size_t build_id_len);
 
 /*
- * Waits until every module asked for is open, ends the thread and frees
- * w (NULL is allowed). syms is the caller's again.
+ * Waits for the module being opened, if any, ends the thread and frees w
+ * (NULL is allowed). Modules asked for but not started are left for the
+ * caller's lookups to open: a stop does not wait for modules that the
+ * next image may not need, nor for their downloads. syms is the caller's
+ * again.
  */
 void gt_warmer_stop(struct gt_warmer *w);
 
