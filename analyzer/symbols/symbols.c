@@ -75,11 +75,26 @@ struct gt_symbols_module {
 	int syms_loaded;
 };
 
+/*
+ * get_addr's answers, direct-mapped by module and address, in front of the
+ * modules' tables: a report of many processes asks for every frame of
+ * every process's stacks, and a table lookup walks a chain of entries, a
+ * cache miss each.
+ */
+#define ADDR_CACHE_BITS 13
+#define ADDR_CACHE	(1u << ADDR_CACHE_BITS)
+struct addr_slot {
+	const struct gt_symbols_module *m;
+	uint64_t ip_rel;
+	struct addr_entry *a;
+};
+
 struct gt_symbols {
 	struct gt_symbols_module *modules;
 	struct interned *strings;
 	char *keybuf; /* scratch for building module keys */
 	size_t keybuf_size;
+	struct addr_slot addr_cache[ADDR_CACHE];
 };
 
 /* Debug info the standard way; the find_debuginfo callback also asks
@@ -597,10 +612,16 @@ static int build_frames(struct gt_symbols *syms, struct gt_symbols_module *m, Dw
 static struct addr_entry *get_addr(struct gt_symbols *syms, struct gt_symbols_module *m,
 				   uint64_t ip_rel)
 {
+	uint64_t mix = ((uintptr_t)m ^ ip_rel * 0x9E3779B97F4A7C15ull) * 0x9E3779B97F4A7C15ull;
+	struct addr_slot *slot = &syms->addr_cache[mix >> (64 - ADDR_CACHE_BITS)];
+	if (slot->m == m && slot->ip_rel == ip_rel)
+		return slot->a;
 	struct addr_entry *a;
 	HASH_FIND(hh, m->addrs, &ip_rel, sizeof(ip_rel), a);
-	if (a)
+	if (a) {
+		*slot = (struct addr_slot){m, ip_rel, a};
 		return a;
+	}
 	struct gt_frame_info frames[MAX_FRAMES];
 	int n = 1;
 	frames[0] = (struct gt_frame_info){NULL, NULL, 0, m->path, 0, 0};
@@ -619,6 +640,7 @@ static struct addr_entry *get_addr(struct gt_symbols *syms, struct gt_symbols_mo
 		a->frames[i].offset = ip_rel;
 	}
 	HASH_ADD(hh, m->addrs, ip_rel, sizeof(a->ip_rel), a);
+	*slot = (struct addr_slot){m, ip_rel, a};
 	return a;
 }
 
