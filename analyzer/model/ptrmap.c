@@ -38,7 +38,7 @@ struct gt_live *gt_ptrmap_get(const struct gt_ptrmap *m, uint64_t ptr)
  * 4 KiB page fault per page as it fills and a TLB miss per lookup: on
  * transparent huge pages it takes a 512th of the faults. Where the system
  * gives none, madvise changes nothing. The report of a pack-objects trace
- * (a 16 MiB table): 0.41 s to 0.29 s (docs/capture-cost.md, section 0.15).
+ * (a 16 MiB table): 0.39 s to 0.30 s (docs/capture-cost.md, section 0.15).
  */
 static struct gt_live *empty_slots(size_t cap)
 {
