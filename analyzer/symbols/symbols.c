@@ -245,6 +245,24 @@ static void open_module(struct gt_symbols_module *m, const uint8_t *build_id, si
 	m->mod = mod;
 }
 
+size_t gt_symbols_module_key(char **buf, size_t *cap, const char *path, const uint8_t *build_id,
+			     size_t build_id_len)
+{
+	size_t path_len = strlen(path);
+	size_t key_len = path_len + 1 + build_id_len;
+	if (key_len > *cap) {
+		char *grown = realloc(*buf, key_len);
+		if (!grown)
+			return 0;
+		*buf = grown;
+		*cap = key_len;
+	}
+	memcpy(*buf, path, path_len + 1);
+	if (build_id_len)
+		memcpy(*buf + path_len + 1, build_id, build_id_len);
+	return key_len;
+}
+
 struct gt_symbols_module *gt_symbols_module(struct gt_symbols *syms, const char *path,
 					    const uint8_t *build_id, size_t build_id_len)
 {
@@ -252,18 +270,10 @@ struct gt_symbols_module *gt_symbols_module(struct gt_symbols *syms, const char 
 		path = "";
 	if (!build_id)
 		build_id_len = 0;
-	size_t path_len = strlen(path);
-	size_t key_len = path_len + 1 + build_id_len;
-	if (key_len > syms->keybuf_size) {
-		char *buf = realloc(syms->keybuf, key_len);
-		if (!buf)
-			return NULL;
-		syms->keybuf = buf;
-		syms->keybuf_size = key_len;
-	}
-	memcpy(syms->keybuf, path, path_len + 1);
-	if (build_id_len)
-		memcpy(syms->keybuf + path_len + 1, build_id, build_id_len);
+	size_t key_len = gt_symbols_module_key(&syms->keybuf, &syms->keybuf_size, path, build_id,
+					       build_id_len);
+	if (!key_len)
+		return NULL;
 
 	struct gt_symbols_module *m;
 	HASH_FIND(hh, syms->modules, syms->keybuf, key_len, m);

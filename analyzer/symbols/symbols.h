@@ -93,6 +93,14 @@ int gt_symbols_lookup_in(struct gt_symbols *syms, struct gt_symbols_module *m, u
 			 struct gt_frame_info *out, int max);
 
 /*
+ * The key a module is known by, its path, a NUL and its build-id (build_id
+ * may be NULL when build_id_len is 0), written to *buf, grown as needed
+ * (*cap its size). Returns its length; 0 when out of memory (*buf kept).
+ */
+size_t gt_symbols_module_key(char **buf, size_t *cap, const char *path, const uint8_t *build_id,
+			     size_t build_id_len);
+
+/*
  * The copy of s that syms keeps with its names (NULL for NULL, or when out
  * of memory): equal strings interned in one gt_symbols are one pointer,
  * whether syms found them or a caller gave them.

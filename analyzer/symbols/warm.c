@@ -8,17 +8,11 @@
 
 #include "die.h"
 
-struct request {
-	char *path;
-	uint8_t *build_id;
-	size_t build_id_len;
-};
-
-/* A module asked for already: its path, a NUL and its build-id. */
+/* A module asked for: its key (gt_symbols_module_key), queued once. */
 struct asked {
 	UT_hash_handle hh;
-	size_t len;
-	uint8_t key[];
+	size_t len, path_len;
+	char key[];
 };
 
 struct gt_warmer {
@@ -26,13 +20,15 @@ struct gt_warmer {
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t changed;
-	/* Under lock: the requests, the next one for the thread, stop asked. */
-	struct request *queue;
+	/* Under lock: the modules in the order asked, the next one for the
+	 * thread, stop asked. Each entry is also in `asked`, and lives until
+	 * gt_warmer_stop has joined the thread. */
+	struct asked **queue;
 	size_t n, cap, next;
 	int stopping;
 	/* The caller's own: the modules asked for, and a key looked up. */
 	struct asked *asked;
-	uint8_t *key;
+	char *key;
 	size_t key_cap;
 };
 
@@ -45,12 +41,11 @@ static void *warm(void *arg)
 			pthread_cond_wait(&w->changed, &w->lock);
 		if (w->stopping)
 			break; /* what is left, the caller opens when it looks up */
-		struct request r = w->queue[w->next++];
+		const struct asked *a = w->queue[w->next++];
 		pthread_mutex_unlock(&w->lock);
 		/* NULL only when out of memory: the caller's lookup then tries again. */
-		gt_symbols_module(w->syms, r.path, r.build_id, r.build_id_len);
-		free(r.path);
-		free(r.build_id);
+		gt_symbols_module(w->syms, a->key, (const uint8_t *)a->key + a->path_len + 1,
+				  a->len - a->path_len - 1);
 		pthread_mutex_lock(&w->lock);
 	}
 	pthread_mutex_unlock(&w->lock);
@@ -72,29 +67,6 @@ struct gt_warmer *gt_warmer_start(struct gt_symbols *syms)
 	return w;
 }
 
-/* 1 the first time this module is asked for. */
-static int first_ask(struct gt_warmer *w, const char *path, size_t path_len,
-		     const uint8_t *build_id, size_t build_id_len)
-{
-	size_t len = path_len + 1 + build_id_len;
-	if (len > w->key_cap) {
-		w->key_cap = 2 * len;
-		w->key = gt_xrealloc(w->key, w->key_cap);
-	}
-	memcpy(w->key, path, path_len + 1);
-	if (build_id_len)
-		memcpy(w->key + path_len + 1, build_id, build_id_len);
-	struct asked *a;
-	HASH_FIND(hh, w->asked, w->key, len, a);
-	if (a)
-		return 0;
-	a = gt_xmalloc(sizeof(*a) + len);
-	a->len = len;
-	memcpy(a->key, w->key, len);
-	HASH_ADD_KEYPTR(hh, w->asked, a->key, len, a);
-	return 1;
-}
-
 void gt_warmer_add(struct gt_warmer *w, const char *path, const uint8_t *build_id,
 		   size_t build_id_len)
 {
@@ -102,21 +74,24 @@ void gt_warmer_add(struct gt_warmer *w, const char *path, const uint8_t *build_i
 		return;
 	if (!build_id)
 		build_id_len = 0;
-	size_t path_len = strlen(path);
-	if (!first_ask(w, path, path_len, build_id, build_id_len))
+	size_t len = gt_symbols_module_key(&w->key, &w->key_cap, path, build_id, build_id_len);
+	if (!len)
+		gt_die("out of memory (a module's key)");
+	struct asked *a;
+	HASH_FIND(hh, w->asked, w->key, len, a);
+	if (a)
 		return;
-	struct request r = {gt_xmalloc(path_len + 1), NULL, build_id_len};
-	memcpy(r.path, path, path_len + 1);
-	if (build_id_len) {
-		r.build_id = gt_xmalloc(build_id_len);
-		memcpy(r.build_id, build_id, build_id_len);
-	}
+	a = gt_xmalloc(sizeof(*a) + len);
+	a->len = len;
+	a->path_len = len - 1 - build_id_len;
+	memcpy(a->key, w->key, len);
+	HASH_ADD_KEYPTR(hh, w->asked, a->key, len, a);
 	pthread_mutex_lock(&w->lock);
 	if (w->n == w->cap) {
 		w->cap = w->cap ? 2 * w->cap : 16;
 		w->queue = gt_xrealloc(w->queue, w->cap * sizeof(*w->queue));
 	}
-	w->queue[w->n++] = r;
+	w->queue[w->n++] = a;
 	pthread_cond_signal(&w->changed);
 	pthread_mutex_unlock(&w->lock);
 }
@@ -130,10 +105,6 @@ void gt_warmer_stop(struct gt_warmer *w)
 	pthread_cond_signal(&w->changed);
 	pthread_mutex_unlock(&w->lock);
 	pthread_join(w->thread, NULL);
-	for (size_t i = w->next; i < w->n; i++) {
-		free(w->queue[i].path);
-		free(w->queue[i].build_id);
-	}
 	free(w->queue);
 	free(w->key);
 	struct asked *a, *tmp;
