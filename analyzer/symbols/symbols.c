@@ -18,6 +18,7 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,12 +98,87 @@ struct gt_symbols {
 	struct addr_slot addr_cache[ADDR_CACHE];
 };
 
-/* Debug info the standard way; the find_debuginfo callback also asks
- * debuginfod, which only does anything when DEBUGINFOD_URLS is set.
- * find_elf is unused (we hand libdwfl the file) but must not be NULL. */
+/* The last place on libdwfl's search path for debuglinks when the callbacks
+ * name none (":.debug:/usr/lib/debug": the file's own directory, its .debug
+ * subdirectory, then here). */
+#define DEBUG_ROOT "/usr/lib/debug"
+
+static int readable(const char *dir, const char *sub, const char *name)
+{
+	char path[PATH_MAX];
+	int n = snprintf(path, sizeof(path), "%s/%s%s%s", dir, sub, *sub ? "/" : "", name);
+	return n > 0 && (size_t)n < sizeof(path) && access(path, R_OK) == 0;
+}
+
+/*
+ * Whether a file that libdwfl's debuglink search would try exists: named
+ * by the module's .gnu_debuglink (or, without one, its base name plus
+ * .debug, or under DEBUG_ROOT its base name), in its directory, the .debug
+ * subdirectory, or under DEBUG_ROOT at its directory or any trailing part
+ * of it. A superset of what libdwfl tries; it alone checks the CRC.
+ */
+static int debuglink_on_disk(const char *file_name, const char *debuglink)
+{
+	const char *slash = file_name ? strrchr(file_name, '/') : NULL;
+	if (!slash)
+		return 0; /* modules are opened by absolute path */
+	char dir[PATH_MAX], invented[NAME_MAX + 1];
+	size_t dir_len = (size_t)(slash - file_name);
+	if (dir_len >= sizeof(dir))
+		return 0;
+	memcpy(dir, file_name, dir_len);
+	dir[dir_len] = '\0';
+	const char *name = debuglink;
+	if (!name) {
+		int n = snprintf(invented, sizeof(invented), "%s.debug", slash + 1);
+		if (n < 0 || (size_t)n >= sizeof(invented))
+			return 0;
+		name = invented;
+	}
+	if (readable(dir, "", name) || readable(dir, ".debug", name))
+		return 1;
+	/* For /usr/bin: DEBUG_ROOT/usr/bin, DEBUG_ROOT/bin, DEBUG_ROOT. */
+	for (const char *sub = dir;;) {
+		while (*sub == '/')
+			sub++;
+		if (readable(DEBUG_ROOT, sub, name) ||
+		    (!debuglink && readable(DEBUG_ROOT, sub, slash + 1)))
+			return 1;
+		if (!*sub)
+			return 0;
+		sub = strchr(sub, '/');
+		if (!sub)
+			sub = "";
+	}
+}
+
+/*
+ * Separate debug info the standard way (build-id under DEBUG_ROOT, then the
+ * debuglink), except debuginfod when it has no server to ask. libdwfl asks
+ * it last for any module with a build-id and no debug file on disk, and
+ * loads libdebuginfod to do so even with DEBUGINFOD_URLS unset: 28 more
+ * libraries (curl, gnutls, krb5, ldap), 7 MiB of RSS and ~15 ms a report of
+ * a distribution's stripped git (docs/capture-cost.md, section 0.16).
+ */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, GElf_Addr base,
+			  const char *file_name, const char *debuglink, GElf_Word debuglink_crc,
+			  char **debuginfo_file_name)
+{
+	const char *servers = getenv("DEBUGINFOD_URLS");
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+	if ((servers && *servers) || dwfl_module_build_id(mod, &bits, &vaddr) <= 0 ||
+	    debuglink_on_disk(file_name, debuglink))
+		return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
+						    debuglink, debuglink_crc, debuginfo_file_name);
+	return dwfl_build_id_find_debuginfo(mod, userdata, modname, base, file_name, debuglink,
+					    debuglink_crc, debuginfo_file_name);
+}
+
+/* find_elf is unused (we hand libdwfl the file) but must not be NULL. */
 static const Dwfl_Callbacks offline_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = find_debuginfo,
 	.section_address = dwfl_offline_section_address,
 	.debuginfo_path = NULL,
 };

@@ -8,7 +8,8 @@
  * the ELF vaddr; for a non-PIE executable (ET_EXEC, bias 0) it is the
  * absolute address, which is also its vaddr. Separate debug info is found
  * the standard way (build-id under /usr/lib/debug/.build-id, .gnu_debuglink,
- * debuginfod only when DEBUGINFOD_URLS is set: no network otherwise).
+ * debuginfod only when DEBUGINFOD_URLS is set: no network, and libdebuginfod
+ * not even loaded, otherwise).
  *
  * Every call may allocate; results are cached for the object's life, so
  * memory grows with the distinct (module, address) pairs looked up (a few

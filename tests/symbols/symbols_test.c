@@ -4,9 +4,11 @@
  * subject.c), in a stripped copy of it, in libc and in libzstd, and feeds it
  * the kinds of broken module the trace may record.
  *
- * usage: symbols_test STRIPPED_COPY [pie|exec|debuginfod]
+ * usage: symbols_test STRIPPED_COPY [pie|exec|debuginfod|debuglink]
  *   debuginfod: only check that the stripped copy gets its names and lines
  *   from the debuginfod server in DEBUGINFOD_URLS (debuginfod.sh serves it)
+ *   debuglink: only check that it gets them from the file its
+ *   .gnu_debuglink names, in its own directory
  */
 #define _GNU_SOURCE
 #include "../../analyzer/symbols/symbols.h"
@@ -184,11 +186,13 @@ static void check_stripped(struct gt_symbols *syms, const struct gt_module_of *s
 }
 
 /*
- * The stripped copy, with a debuginfod server that knows its build-id: the
- * debug info comes from there, so a static function (in no symbol table of
- * the copy) gets its name and line, and inlined frames come back.
+ * The stripped copy, with its debug info somewhere else (a debuginfod server
+ * that knows its build-id, or the file its debuglink names): a static
+ * function (in no symbol table of the copy) gets its name and line, and
+ * inlined frames come back.
  */
-static void check_debuginfod(const struct gt_module_of *self, const char *stripped)
+static void check_separate_debug(const struct gt_module_of *self, const char *stripped,
+				 const char *how)
 {
 	struct gt_symbols *syms = gt_symbols_new();
 	CHECK(syms != NULL);
@@ -198,12 +202,14 @@ static void check_debuginfod(const struct gt_module_of *self, const char *stripp
 	struct gt_frame_info f[8];
 	uint64_t hidden = (uintptr_t)gt_subject_hidden_address() - self->bias + 1;
 	int n = gt_symbols_lookup(syms, stripped, self->build_id, self->build_id_len, hidden, f, 8);
-	print_frames("debuginfod hidden", f, n);
+	printf("%s: ", how);
+	print_frames("hidden", f, n);
 	CHECK(n == 1 && streq(f[0].function, "subject_hidden"));
 	CHECK(ends_with(f[0].file, "/subject.c"));
 	uint64_t ip_rel = (uintptr_t)gt_subject_marks.leaf_ra - self->bias;
 	n = gt_symbols_lookup(syms, stripped, self->build_id, self->build_id_len, ip_rel, f, 8);
-	print_frames("debuginfod leaf", f, n);
+	printf("%s: ", how);
+	print_frames("leaf", f, n);
 	CHECK(n == 2 && streq(f[0].function, "subject_helper") && f[0].inlined == 1);
 	CHECK(f[0].line == gt_subject_marks.leaf_call_line);
 	gt_symbols_free(syms);
@@ -297,6 +303,19 @@ static void check_outside(struct gt_symbols *syms, const struct gt_module_of *se
 	}
 }
 
+/*
+ * Run with DEBUGINFOD_URLS empty, after modules with no debug file on disk
+ * (the stripped copy, libz, libzstd): with no server to ask, libdw must not
+ * have loaded libdebuginfod and its 28 libraries.
+ */
+static void check_no_debuginfod(void)
+{
+	void *client = dlopen("libdebuginfod.so.1", RTLD_NOW | RTLD_NOLOAD);
+	CHECK(client == NULL);
+	if (client)
+		dlclose(client);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2 || argc > 3) {
@@ -316,8 +335,13 @@ int main(int argc, char **argv)
 	if (check_failures)
 		return 1;
 	if (argc == 3 && !strcmp(argv[2], "debuginfod")) {
-		check_debuginfod(&self, argv[1]);
+		check_separate_debug(&self, argv[1], "debuginfod");
 		return check_result("symbols test (debuginfod)");
+	}
+	if (argc == 3 && !strcmp(argv[2], "debuglink")) {
+		check_separate_debug(&self, argv[1], "debuglink");
+		check_no_debuginfod();
+		return check_result("symbols test (debuglink)");
 	}
 
 	/* Warm up what dlopen and stdio open for good before counting fds. */
@@ -344,6 +368,7 @@ int main(int argc, char **argv)
 	gt_symbols_free(syms);
 	gt_symbols_free(NULL);
 
+	check_no_debuginfod();
 	CHECK(count_fds() == fds);
 	if (zstd)
 		dlclose(zstd);
