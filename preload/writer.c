@@ -53,11 +53,39 @@ static size_t out_cap;
 
 #define GT_PREFIX (GT_SKIPPABLE_PREFIX_SIZE + GT_BLOCK_HEADER_SIZE)
 
+/*
+ * At the levels chosen for speed (the default 3 and below), zstd's two
+ * hash tables are capped at 2^14 and 2^13 entries: 96 KiB, where level 3
+ * sizes them for a 1 MiB block at 768 KiB. zstd touches them at random
+ * for every few bytes it compresses, so in the program's process they
+ * pushed its own data out of the cache, and a short process paid ~70 page
+ * faults to clear them. These records compress about as well with the
+ * small tables (docs/capture-cost.md, section 0.16). Higher levels are
+ * chosen for size and keep zstd's own tables.
+ */
+#define GT_ZSTD_FAST_LEVELS 3
+#define GT_ZSTD_HASH_LOG    14u
+#define GT_ZSTD_CHAIN_LOG   13u
+
+static int set_table_sizes(void)
+{
+	if (gt_settings.zstd_level > GT_ZSTD_FAST_LEVELS)
+		return 0;
+	ZSTD_compressionParameters level =
+		ZSTD_getCParams(gt_settings.zstd_level, gt_settings.buffer_size, 0);
+	unsigned hash_log = level.hashLog < GT_ZSTD_HASH_LOG ? level.hashLog : GT_ZSTD_HASH_LOG;
+	unsigned chain_log =
+		level.chainLog < GT_ZSTD_CHAIN_LOG ? level.chainLog : GT_ZSTD_CHAIN_LOG;
+	return ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_hashLog, (int)hash_log)) ||
+	       ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_chainLog, (int)chain_log));
+}
+
 static int set_params(void)
 {
 	return ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel,
 						   gt_settings.zstd_level)) ||
-	       ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1));
+	       ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1)) ||
+	       set_table_sizes();
 }
 
 int gt_writer_init(const struct gt_trace_file *trace_file)
