@@ -57,10 +57,10 @@ static size_t out_cap;
  * At the levels chosen for speed (the default 3 and below), zstd's two
  * hash tables are capped at 2^14 and 2^13 entries: 96 KiB, where level 3
  * sizes them for a 1 MiB block at 768 KiB. zstd touches them at random
- * for every few bytes it compresses, so in the program's process they
- * pushed its own data out of the cache, and a short process paid ~70 page
- * faults to clear them. These records compress about as well with the
- * small tables (docs/capture-cost.md, section 0.16). Higher levels are
+ * for every few bytes it compresses, in the program's process, where they
+ * compete with the program's data for the cache, and a short process paid
+ * ~70 page faults to clear them. These records compress about as well with
+ * the small tables (docs/capture-cost.md, section 0.16). Higher levels are
  * chosen for size and keep zstd's own tables.
  */
 #define GT_ZSTD_FAST_LEVELS 3
