@@ -111,17 +111,20 @@ static int readable(const char *dir, const char *sub, const char *name)
 }
 
 /*
- * Whether a file that libdwfl's debuglink search would try exists: named
- * by the module's .gnu_debuglink (or, without one, its base name plus
- * .debug, or under DEBUG_ROOT its base name), in its directory, the .debug
- * subdirectory, or under DEBUG_ROOT at its directory or any trailing part
- * of it. A superset of what libdwfl tries; it alone checks the CRC.
+ * Whether a file exists that libdwfl's search by debuglink tries for the
+ * module at file_name: named by the module's .gnu_debuglink (without one,
+ * its base name plus .debug, or its base name alone), in its directory, its
+ * .debug subdirectory, or under DEBUG_ROOT at its directory or any trailing
+ * part of it; for a dwz file's altlink (which libdwfl passes as the
+ * debuglink), also the link itself and its base name in .dwz and DEBUG_ROOT.
+ * A superset of the places libdwfl tries; it alone checks what it finds.
  */
-static int debuglink_on_disk(const char *file_name, const char *debuglink)
+static int debug_file_beside(const char *file_name, const char *debuglink)
 {
-	const char *slash = file_name ? strrchr(file_name, '/') : NULL;
+	const char *slash = strrchr(file_name, '/');
 	if (!slash)
 		return 0; /* modules are opened by absolute path */
+	const char *base = slash + 1;
 	char dir[PATH_MAX], invented[NAME_MAX + 1];
 	size_t dir_len = (size_t)(slash - file_name);
 	if (dir_len >= sizeof(dir))
@@ -130,19 +133,22 @@ static int debuglink_on_disk(const char *file_name, const char *debuglink)
 	dir[dir_len] = '\0';
 	const char *name = debuglink;
 	if (!name) {
-		int n = snprintf(invented, sizeof(invented), "%s.debug", slash + 1);
+		int n = snprintf(invented, sizeof(invented), "%s.debug", base);
 		if (n < 0 || (size_t)n >= sizeof(invented))
 			return 0;
 		name = invented;
 	}
-	if (readable(dir, "", name) || readable(dir, ".debug", name))
+	const char *name_base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+	if ((name[0] == '/' && access(name, R_OK) == 0) || readable(dir, "", name) ||
+	    readable(dir, ".debug", name) || (!debuglink && readable(dir, ".debug", base)) ||
+	    readable(dir, ".dwz", name_base) || readable(DEBUG_ROOT, ".dwz", name_base))
 		return 1;
 	/* For /usr/bin: DEBUG_ROOT/usr/bin, DEBUG_ROOT/bin, DEBUG_ROOT. */
 	for (const char *sub = dir;;) {
 		while (*sub == '/')
 			sub++;
-		if (readable(DEBUG_ROOT, sub, name) ||
-		    (!debuglink && readable(DEBUG_ROOT, sub, slash + 1)))
+		if (readable(DEBUG_ROOT, sub, name) || readable(DEBUG_ROOT, sub, name_base) ||
+		    (!debuglink && readable(DEBUG_ROOT, sub, base)))
 			return 1;
 		if (!*sub)
 			return 0;
@@ -153,11 +159,28 @@ static int debuglink_on_disk(const char *file_name, const char *debuglink)
 }
 
 /*
+ * debug_file_beside for the module's path, then for its real path, which
+ * libdwfl searches from as well: the trace names a library as the loader
+ * did (/lib/x86_64-linux-gnu/libz.so.1, where /lib links to usr/lib).
+ */
+static int debug_file_on_disk(const char *file_name, const char *debuglink)
+{
+	if (!file_name)
+		return 0;
+	if (debug_file_beside(file_name, debuglink))
+		return 1;
+	char *real = realpath(file_name, NULL);
+	int found = real && strcmp(real, file_name) && debug_file_beside(real, debuglink);
+	free(real);
+	return found;
+}
+
+/*
  * Separate debug info the standard way (build-id under DEBUG_ROOT, then the
  * debuglink), except debuginfod when it has no server to ask. libdwfl asks
  * it last for any module with a build-id and no debug file on disk, and
- * loads libdebuginfod to do so even with DEBUGINFOD_URLS unset: 28 more
- * libraries (curl, gnutls, krb5, ldap), 7 MiB of RSS and ~15 ms a report of
+ * loads libdebuginfod to do so even with DEBUGINFOD_URLS unset: it and 27
+ * more libraries (curl, gnutls, krb5, ldap), 7 MiB of RSS and ~15 ms a report of
  * a distribution's stripped git (docs/capture-cost.md, section 0.16).
  */
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, GElf_Addr base,
@@ -168,7 +191,7 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	const unsigned char *bits;
 	GElf_Addr vaddr;
 	if ((servers && *servers) || dwfl_module_build_id(mod, &bits, &vaddr) <= 0 ||
-	    debuglink_on_disk(file_name, debuglink))
+	    debug_file_on_disk(file_name, debuglink))
 		return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
 						    debuglink, debuglink_crc, debuginfo_file_name);
 	return dwfl_build_id_find_debuginfo(mod, userdata, modname, base, file_name, debuglink,
