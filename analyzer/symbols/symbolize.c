@@ -204,8 +204,8 @@ static void note_stripped(struct gt_symbolizer *s, const struct gt_symbols_modul
 
 /*
  * "module+0xoff", interned. Formatted by hand: every frame of a stripped
- * program comes here, and snprintf took ~1,000 instructions a frame, a
- * tenth of the report's work after the reading on a log trace.
+ * program comes here, and snprintf took ~1,000 instructions a frame: a
+ * fifth of the summary's instructions on a log trace.
  */
 static const char *offset_name(struct gt_symbolizer *s, const char *module, uint64_t off)
 {
@@ -217,7 +217,8 @@ static const char *offset_name(struct gt_symbolizer *s, const char *module, uint
 	size_t module_len = strlen(module), ndigits = (size_t)(hex + sizeof(hex) - digits);
 	size_t len = module_len + 3 + ndigits;
 	char buf[256];
-	char *name = len < sizeof(buf) ? buf : gt_xmalloc(len + 1); /* a basename past 230 bytes */
+	char *name = len < sizeof(buf) ? buf
+				       : gt_xmalloc(len + 1); /* a basename of ~240 bytes or more */
 	memcpy(name, module, module_len);
 	memcpy(name + module_len, "+0x", 3);
 	memcpy(name + module_len + 3, digits, ndigits);
