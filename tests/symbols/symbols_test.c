@@ -187,9 +187,9 @@ static void check_stripped(struct gt_symbols *syms, const struct gt_module_of *s
 
 /*
  * The stripped copy, with its debug info somewhere else (a debuginfod server
- * that knows its build-id, or the file its debuglink names): a static
- * function (in no symbol table of the copy) gets its name and line, and
- * inlined frames come back.
+ * that knows its build-id, or a file found by path: named by its debuglink,
+ * or by its own name under .debug): a static function (in no symbol table
+ * of the copy) gets its name and line, and inlined frames come back.
  */
 static void check_separate_debug(const struct gt_module_of *self, const char *stripped,
 				 const char *how)
