@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-/* hand_over's non-temporal stores: x86-64 (on i386 the struct's int64_t fields are 4-byte aligned).
- */
+/* hand_over's non-temporal stores: x86-64 only (on i386 the struct's
+ * int64_t fields are 4-byte aligned). */
 #if defined(__SSE2__) && defined(__x86_64__)
 #define GT_STREAM_STORES 1
 #include <emmintrin.h>

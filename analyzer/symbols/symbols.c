@@ -147,7 +147,8 @@ static int debug_file_beside(const char *file_name, const char *debuglink)
 	for (const char *sub = dir;;) {
 		while (*sub == '/')
 			sub++;
-		if (readable(DEBUG_ROOT, sub, name) || readable(DEBUG_ROOT, sub, name_base) ||
+		if (readable(DEBUG_ROOT, sub, name) ||
+		    (name_base != name && readable(DEBUG_ROOT, sub, name_base)) ||
 		    (!debuglink && readable(DEBUG_ROOT, sub, base)))
 			return 1;
 		if (!*sub)
