@@ -26,6 +26,12 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 32)
+#include <sys/single_threaded.h>
+#define GT_SINGLE_THREADED() (__libc_single_threaded != 0)
+#else
+#define GT_SINGLE_THREADED() 0
+#endif
 
 /*
  * Longest STACK body, longest USAGE record, and the most a call can add
@@ -78,6 +84,29 @@ static struct {
 	uint64_t busy;	    /* calls counted by gt_stream_note_busy, not yet written (atomic) */
 	uint64_t tracer_ns; /* estimated time spent in the tracer (atomic) */
 } st = {.lock = GT_STREAM_LOCK_INITIALIZER};
+
+/*
+ * Takes the stream's lock, unless the process has a single thread, as
+ * glibc's malloc skips its arenas' locks: no other thread can reach the
+ * stream then (pthread_create clears the flag before it starts one, and
+ * never from inside the stream), and this thread's signal handlers never
+ * do (the guard, tracer.h). The lock and its release were 64 instructions
+ * and two atomic operations a call (docs/capture-cost.md, section 0.17).
+ * Returns whether it locked, for unlock_stream.
+ */
+static int lock_stream(void)
+{
+	if (GT_SINGLE_THREADED())
+		return 0;
+	pthread_mutex_lock(&st.lock);
+	return 1;
+}
+
+static void unlock_stream(int locked)
+{
+	if (locked)
+		pthread_mutex_unlock(&st.lock);
+}
 
 /* The calling thread's identity in the current image. */
 static GT_TLS struct {
@@ -368,7 +397,7 @@ static void put_busy(void)
 void gt_stream_record(enum gt_record_tag tag, const uint8_t *body, size_t len)
 {
 	uint64_t flush_ns = 0;
-	pthread_mutex_lock(&st.lock);
+	int locked = lock_stream();
 	if (make_room(GT_DROPPED_MAX + 1 + GT_UV_MAX + len, &flush_ns) == 0) {
 		put_busy();
 		put_record(tag, body, len);
@@ -377,7 +406,7 @@ void gt_stream_record(enum gt_record_tag tag, const uint8_t *body, size_t len)
 	} else {
 		st.drops++;
 	}
-	pthread_mutex_unlock(&st.lock);
+	unlock_stream(locked);
 }
 
 /* The most bytes a call's arguments take in the columns. */
@@ -465,7 +494,7 @@ int gt_stream_call(enum gt_fn fn, int timed, uint64_t t0, uint64_t t1,
 	uint64_t flush_ns = 0;
 
 	identify_thread(); /* done already unless the image changed since */
-	pthread_mutex_lock(&st.lock);
+	int locked = lock_stream();
 	/* A second thread: its calls and the first one's may race, in ns. */
 	uint32_t shift = time_shift_now();
 	if (st.base_ns && st.time_shift != shift)
@@ -512,7 +541,7 @@ int gt_stream_call(enum gt_fn fn, int timed, uint64_t t0, uint64_t t1,
 	    (t1 > st.last_flush_ns && t1 - st.last_flush_ns > gt_settings.flush_interval_ns))
 		flush_ns += flush_locked();
 out:
-	pthread_mutex_unlock(&st.lock);
+	unlock_stream(locked);
 	if (timed)
 		add_tracer_cost(timed, t1, flush_ns);
 	return is_new;
@@ -520,16 +549,16 @@ out:
 
 void gt_stream_flush(void)
 {
-	pthread_mutex_lock(&st.lock);
+	int locked = lock_stream();
 	flush_locked();
-	pthread_mutex_unlock(&st.lock);
+	unlock_stream(locked);
 }
 
 void gt_stream_set_ended(int ended)
 {
-	pthread_mutex_lock(&st.lock);
+	int locked = lock_stream();
 	st.ended = ended;
-	pthread_mutex_unlock(&st.lock);
+	unlock_stream(locked);
 }
 
 uint64_t gt_stream_calls(void)
