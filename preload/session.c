@@ -234,11 +234,23 @@ int gt_session_open(int *origin, struct gt_trace_file *file)
 			   "' is not a regular file; running untraced", NULL);
 		return -1;
 	}
-	if (st.st_mode & S_ISVTX) {
+	if ((st.st_mode & S_ISVTX) && *origin != GT_ORIGIN_ROOT) {
 		/* An earlier process of the run could not write: it warned. */
 		close(fd);
 		gt_stop_quietly();
 		session_set(SESSION_OFF);
+		return -1;
+	}
+	/*
+	 * A root that finds the mark replaces a file an earlier run could not
+	 * finish: the mark is that run's, and left on, it would stop this run's
+	 * processes without a word.
+	 */
+	if ((st.st_mode & S_ISVTX) && fchmod(fd, st.st_mode & 07777 & ~(mode_t)S_ISVTX)) {
+		int err = errno;
+		close(fd);
+		gt_disable("cannot clear the mark of an earlier run that failed from trace file '",
+			   path, "': ", gt_strerror(err), "; running untraced", NULL);
 		return -1;
 	}
 	file->fd = writer_fd(fd);

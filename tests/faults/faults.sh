@@ -191,6 +191,14 @@ traced fsize fsize 1 GITTRACE_OUTPUT="$work/fsize.zst" GITTRACE_BUFFER_SIZE=64k 
 	"${limit[@]}" -- "${log_cmd[@]}"
 [ "$(stat -c %s "$work/fsize.zst")" -le $((24 * 1024)) ] || fail "fsize: trace beyond the limit"
 readable_incomplete fsize "$work/fsize.zst"
+# The next run to that file (whose mark says a process of its run failed)
+# replaces it: traced whole, without a warning, and the mark cleared.
+[ -k "$work/fsize.zst" ] || fail "fsize: the file does not carry the mark of a failed run"
+traced after-failed log 0 GITTRACE_OUTPUT="$work/fsize.zst" -- "${log_cmd[@]}"
+[ ! -k "$work/fsize.zst" ] || fail "after-failed: the earlier run's mark is still on the file"
+"$report" --json "$work/fsize.zst" | jq -e '.trace.complete and .trace.events > 0' >/dev/null ||
+	fail "after-failed: not a complete trace of the run"
+echo "ok: after-failed: a complete trace, the mark cleared"
 # With a child: an alias runs git log in a shell, so the trace crosses the
 # limit in a child's image (the log's trace is some 37 KB; git, the shell
 # and the child write nothing else to files).
