@@ -54,6 +54,26 @@ static int parse_number(const char *text, int base, int suffixes, uint64_t *out)
 	return 0;
 }
 
+/* v as the user writes it in base (10 or 8, octal with its leading 0); buf holds 24. */
+static char *number_text(uint64_t v, int base, char *buf)
+{
+	if (base != 8)
+		return gt_utoa(v, buf);
+	char digits[23];
+	size_t n = 0;
+	do {
+		digits[n++] = (char)('0' + (v & 7));
+		v >>= 3;
+	} while (v);
+	size_t len = 0;
+	if (n > 1 || digits[0] != '0')
+		buf[len++] = '0';
+	while (n)
+		buf[len++] = digits[--n];
+	buf[len] = '\0';
+	return buf;
+}
+
 /*
  * Reads variable name as a number in [min, max]; missing means dflt,
  * invalid means dflt plus a warning if warn is set.
@@ -68,10 +88,10 @@ static uint64_t number_setting(const char *name, int base, int suffixes, uint64_
 	if (parse_number(text, base, suffixes, &v) == 0 && v >= min && v <= max)
 		return v;
 	if (warn) {
-		char lo[21], hi[21], d[21];
+		char lo[24], hi[24], d[24];
 		gt_warn("invalid ", name, "='", text, "' (expected ", base == 8 ? "octal " : "",
-			gt_utoa(min, lo), "..", gt_utoa(max, hi), "), using ", gt_utoa(dflt, d),
-			NULL);
+			number_text(min, base, lo), "..", number_text(max, base, hi), "), using ",
+			number_text(dflt, base, d), NULL);
 	}
 	return dflt;
 }

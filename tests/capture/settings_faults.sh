@@ -34,6 +34,10 @@ one_fault unwritable-dir GITTRACE_OUTPUT="$unwritable/trace.zst"
 one_fault output-is-under-a-file GITTRACE_OUTPUT=/etc/passwd/trace.zst
 one_fault stack-depth-abc GITTRACE_STACK_DEPTH=abc GITTRACE_OUTPUT="$work/depth.zst"
 one_fault buffer-size-zero GITTRACE_BUFFER_SIZE=0 GITTRACE_OUTPUT="$work/buffer.zst"
+one_fault file-mode-999 GITTRACE_FILE_MODE=999 GITTRACE_OUTPUT="$work/mode.zst"
+# The warning gives the range and the default in the base the setting is read in.
+grep -q "^gittrace: invalid GITTRACE_FILE_MODE='999' (expected octal 0\.\.0777), using 0600" \
+	"$work/file-mode-999.stderr" || fail "file-mode-999: $(grep gittrace: "$work/file-mode-999.stderr")"
 # A FIFO nobody reads: opening it for writing would block the program for good.
 mkfifo -m 666 "$work/fifo"
 one_fault output-is-a-fifo GITTRACE_OUTPUT="$work/fifo"
