@@ -27,6 +27,23 @@ static inline void gt_record_call(enum gt_fn fn, int timed, uint64_t t0, uint64_
 }
 
 /*
+ * After the real call: if it failed for want of memory (failed), tracing
+ * stops, the stream gives its memory back (gt_stream_give_back), and the
+ * call is made again (again): under a limit on address space, what the
+ * tracer held may be what the call lacked, and the program must fare as
+ * it would untraced. The trace ends before the call (the stream drops it).
+ */
+#define GT_AGAIN_IF_OUT_OF_MEMORY(failed, again)                                                   \
+	do {                                                                                       \
+		if (failed) {                                                                      \
+			gt_stream_give_back();                                                     \
+			gt_real_begin();                                                           \
+			again;                                                                     \
+			gt_real_end();                                                             \
+		}                                                                                  \
+	} while (0)
+
+/*
  * Appends the CALL of function fn (its name in GT_FNS: malloc, free, ...)
  * with its arguments in the order GT_ARGS_<FN> (format.h) lists them: if
  * timed, it started at t0 and ended at t1; if not, t1 is its one time (the

@@ -21,6 +21,7 @@
 #include "unwind.h"
 #include "writer.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -300,6 +301,63 @@ static uint64_t flush_locked(void)
 	uint64_t spent = st.last_flush_ns - t0;
 	__atomic_add_fetch(&st.tracer_ns, spent, __ATOMIC_RELAXED);
 	return spent;
+}
+
+/*
+ * The pages of column c from `from` (page-aligned) to the end of its room:
+ * in the last column, to the end of the pages mapped; else to the page
+ * where the next column starts, which holds that column's first bytes.
+ */
+static uintptr_t room_end(int c, uintptr_t page)
+{
+	uintptr_t end = (uintptr_t)(st.col[c] + st.cap);
+	return c + 1 < GT_COL_COUNT ? end & ~(page - 1) : (end + page - 1) & ~(page - 1);
+}
+
+/* Where the pages holding column c's bytes end. */
+static uintptr_t held_end(int c, uintptr_t page)
+{
+	return ((uintptr_t)(st.col[c] + st.len[c]) + page - 1) & ~(page - 1);
+}
+
+void gt_stream_give_back(void)
+{
+	int saved_errno = errno;
+	int locked = lock_stream();
+	if (st.cap) {
+		/*
+		 * The columns' pages past what they hold go first: the
+		 * compressor may need memory for this last block (zstd takes
+		 * its working memory at its first block), and may get it
+		 * there, so only the held pages are freed after it. Tracing
+		 * stops before they are: a fork from now on starts an
+		 * untraced child, which never touches them.
+		 */
+		uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+		for (int c = 0; c < GT_COL_COUNT; c++)
+			if (held_end(c, page) < room_end(c, page))
+				gt_pages_free((void *)held_end(c, page),
+					      room_end(c, page) - held_end(c, page));
+		flush_locked();
+		gt_disable(
+			"out of memory: tracing stopped and its buffers given back to the program "
+			"(a limit on address space, ulimit -v, counts them); the trace ends here",
+			NULL);
+		uintptr_t from = (uintptr_t)st.col[0]; /* mapped: page-aligned */
+		for (int c = 0; c < GT_COL_COUNT; c++) {
+			/* A page two columns share is freed once. */
+			uintptr_t to = held_end(c, page);
+			if (from < to)
+				gt_pages_free((void *)from, to - from);
+			if (c + 1 < GT_COL_COUNT)
+				from = to > room_end(c, page) ? to : room_end(c, page);
+		}
+		memset(st.col, 0, sizeof(st.col));
+		st.cap = 0; /* no call makes room any more */
+		gt_writer_give_back();
+	}
+	unlock_stream(locked);
+	errno = saved_errno;
 }
 
 /* Where column c's next entry goes; column_grew_to says where it ended. */

@@ -105,6 +105,16 @@ void gt_stream_flush(void);
  */
 void gt_stream_set_ended(int ended);
 
+/*
+ * For a hook whose real call failed with ENOMEM: writes what the buffer
+ * holds, stops tracing with one warning, and gives the buffer and the
+ * compressor back to the system (about 11 MiB of address space at the
+ * default buffer size, which a limit such as `ulimit -v` counts), for the
+ * call to be made again. Every later call is dropped. errno is kept.
+ * Called with the guard held.
+ */
+void gt_stream_give_back(void);
+
 /* Sets up the stream for a new image (at start and in a forked child). */
 int gt_stream_init(uint64_t image_id);
 void gt_stream_reset_after_fork(uint64_t image_id);

@@ -108,6 +108,14 @@ int gt_writer_init(const struct gt_trace_file *trace_file)
 	return 0;
 }
 
+void gt_writer_give_back(void)
+{
+	ZSTD_freeCCtx(cctx);
+	cctx = NULL;
+	gt_pages_free(out, out_cap);
+	out = NULL;
+}
+
 void gt_writer_reset_after_fork(void)
 {
 	ZSTD_CCtx_reset(cctx, ZSTD_reset_session_and_parameters);

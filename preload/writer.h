@@ -36,5 +36,7 @@ int gt_writer_init(const struct gt_trace_file *file);
 /* In a forked child: the compressor state may be mid-use by a thread that
  * does not exist there. */
 void gt_writer_reset_after_fork(void);
+/* Frees the compressor and its output buffer: nothing is written after. */
+void gt_writer_give_back(void);
 
 #endif /* GT_WRITER_H */

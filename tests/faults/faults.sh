@@ -191,6 +191,37 @@ traced fsize fsize 1 GITTRACE_OUTPUT="$work/fsize.zst" GITTRACE_BUFFER_SIZE=64k 
 	"${limit[@]}" -- "${log_cmd[@]}"
 [ "$(stat -c %s "$work/fsize.zst")" -le $((24 * 1024)) ] || fail "fsize: trace beyond the limit"
 readable_incomplete fsize "$work/fsize.zst"
+# --- A limit on address space (ulimit -v, KiB): the tracer's buffers and
+# compressor (some 11 MiB) count against it. When the program's own call
+# fails for want of memory, the tracer writes its last block, gives them
+# back and the call is made again: the program fares as it does untraced
+# wherever what the tracer cannot give back (in counting mode, its
+# libraries: some 3 MiB) still fits. The workload starts small and grows
+# late (hash-object reads 48 MiB from stdin into one buffer), so that the
+# tracer starts and the program's call is the one that fails. Found here:
+# the least limit git needs untraced, to the MiB; traced in counting mode,
+# 8 MiB more, below the ~13 MiB the tracer holds in all (the code before
+# this failed there).
+head -c $((48 << 20)) /dev/zero >"$work/big.in"
+# vlimit.sh KIB INPUT CMD...: CMD under ulimit -v KIB, its stdin from INPUT.
+echo 'ulimit -v "$1" && exec "${@:3}" <"$2"' >"$work/vlimit.sh"
+hash_cmd=("$GIT" hash-object --stdin)
+works_under() { bash "$work/vlimit.sh" "$1" "$work/big.in" "${hash_cmd[@]}" >/dev/null 2>&1; }
+lo=8192 hi=1048576
+works_under $hi || fail "address space: hash-object fails untraced even under $hi KiB"
+while [ $((hi - lo)) -gt 1024 ]; do
+	mid=$(((lo + hi) / 2))
+	if works_under $mid; then hi=$mid; else lo=$mid; fi
+done
+limit=(bash "$work/vlimit.sh" $((hi + 8 * 1024)) "$work/big.in")
+untraced vsize "${limit[@]}" -- "${hash_cmd[@]}"
+traced vsize vsize 1 GITTRACE_OUTPUT="$work/vsize.zst" GITTRACE_STACK_DEPTH=0 -- "${limit[@]}" -- \
+	"${hash_cmd[@]}"
+grep -q "^gittrace: out of memory" "$work/vsize.traced.stderr" ||
+	fail "vsize: $(grep gittrace: "$work/vsize.traced.stderr")"
+readable_incomplete vsize "$work/vsize.zst"
+echo "ok: vsize: git needs $hi KiB untraced; traced under $((hi + 8 * 1024)) KiB"
+
 # The next run to that file (whose mark says a process of its run failed)
 # replaces it: traced whole, without a warning, and the mark cleared.
 [ -k "$work/fsize.zst" ] || fail "fsize: the file does not carry the mark of a failed run"
