@@ -66,7 +66,8 @@ GT_EXPORT void *GT_HOOK_NAME(malloc)(size_t size)
 	gt_real_begin();
 	void *r = gt_real_malloc(size);
 	gt_real_end();
-	GT_AGAIN_IF_OUT_OF_MEMORY(!r && errno == ENOMEM, r = gt_real_malloc(size));
+	GT_AGAIN_IF_OUT_OF_MEMORY(!r && errno == ENOMEM && GT_MAY_FIT(size),
+				  r = gt_real_malloc(size));
 	GT_RECORD(malloc, timed, t0, GT_TIMED_END(timed), size, GT_U(r));
 	gt_leave();
 	return r;
@@ -81,7 +82,8 @@ GT_EXPORT void *GT_HOOK_NAME(calloc)(size_t nmemb, size_t size)
 	gt_real_begin();
 	void *r = gt_real_calloc(nmemb, size);
 	gt_real_end();
-	GT_AGAIN_IF_OUT_OF_MEMORY(!r && errno == ENOMEM, r = gt_real_calloc(nmemb, size));
+	GT_AGAIN_IF_OUT_OF_MEMORY(!r && errno == ENOMEM && (!size || nmemb <= PTRDIFF_MAX / size),
+				  r = gt_real_calloc(nmemb, size));
 	GT_RECORD(calloc, timed, t0, GT_TIMED_END(timed), nmemb, size, GT_U(r));
 	gt_leave();
 	return r;
@@ -100,7 +102,8 @@ GT_EXPORT void *GT_HOOK_NAME(realloc)(void *ptr, size_t size)
 	void *r = gt_real_realloc(ptr, size);
 	gt_real_end();
 	/* realloc(ptr, 0) returns NULL having freed ptr, whatever errno holds. */
-	GT_AGAIN_IF_OUT_OF_MEMORY(!r && size && errno == ENOMEM, r = gt_real_realloc(ptr, size));
+	GT_AGAIN_IF_OUT_OF_MEMORY(!r && size && errno == ENOMEM && GT_MAY_FIT(size),
+				  r = gt_real_realloc(ptr, size));
 	GT_RECORD(realloc, timed, t0, GT_TIMED_END(timed), GT_U(ptr), size, GT_U(r));
 	gt_leave();
 	return r;
@@ -136,7 +139,8 @@ GT_EXPORT void *GT_HOOK_NAME(reallocarray)(void *ptr, size_t nmemb, size_t size)
 		gt_real_begin();
 		r = gt_real_realloc(ptr, nmemb * size);
 		gt_real_end();
-		GT_AGAIN_IF_OUT_OF_MEMORY(!r && nmemb && size && errno == ENOMEM,
+		GT_AGAIN_IF_OUT_OF_MEMORY(!r && nmemb && size && errno == ENOMEM &&
+						  GT_MAY_FIT(nmemb * size),
 					  r = gt_real_realloc(ptr, nmemb * size));
 	}
 	GT_RECORD(reallocarray, timed, t0, GT_TIMED_END(timed), GT_U(ptr), nmemb, size, GT_U(r));
@@ -177,7 +181,7 @@ GT_EXPORT int GT_HOOK_NAME(posix_memalign)(void **memptr, size_t alignment, size
 	gt_real_begin();
 	int ret = gt_real_posix_memalign(memptr, alignment, size);
 	gt_real_end();
-	GT_AGAIN_IF_OUT_OF_MEMORY(ret == ENOMEM,
+	GT_AGAIN_IF_OUT_OF_MEMORY(ret == ENOMEM && GT_MAY_FIT(size),
 				  ret = gt_real_posix_memalign(memptr, alignment, size));
 	GT_RECORD(posix_memalign, timed, t0, GT_TIMED_END(timed), alignment, size,
 		  ret == 0 ? GT_U(*memptr) : 0, (uint64_t)ret);
@@ -202,7 +206,8 @@ GT_EXPORT int GT_HOOK_NAME(posix_memalign)(void **memptr, size_t alignment, size
 		gt_real_begin();                                                                   \
 		void *r = gt_real_##name call_args;                                                \
 		gt_real_end();                                                                     \
-		GT_AGAIN_IF_OUT_OF_MEMORY(!r && errno == ENOMEM, r = gt_real_##name call_args);    \
+		GT_AGAIN_IF_OUT_OF_MEMORY(!r && errno == ENOMEM && GT_MAY_FIT(size),               \
+					  r = gt_real_##name call_args);                           \
 		GT_RECORD(name, timed, t0, GT_TIMED_END(timed), __VA_ARGS__);                      \
 		gt_leave();                                                                        \
 		return r;                                                                          \

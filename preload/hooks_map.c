@@ -91,7 +91,7 @@ GT_EXPORT void *GT_HOOK_NAME(mmap)(void *addr, size_t len, int prot, int flags, 
 	gt_real_begin();
 	void *r = gt_real_mmap(addr, len, prot, flags, fd, offset);
 	gt_real_end();
-	GT_AGAIN_IF_OUT_OF_MEMORY(r == MAP_FAILED && errno == ENOMEM,
+	GT_AGAIN_IF_OUT_OF_MEMORY(r == MAP_FAILED && errno == ENOMEM && GT_MAP_MAY_FIT(len, flags),
 				  r = gt_real_mmap(addr, len, prot, flags, fd, offset));
 	record_mmap(GT_FN_MMAP, timed, t0, gt_now_ns(), addr, len, prot, flags, fd,
 		    (uint64_t)offset, r);
@@ -113,7 +113,7 @@ GT_EXPORT void *GT_HOOK_NAME(mmap64)(void *addr, size_t len, int prot, int flags
 	gt_real_begin();
 	void *r = gt_real_mmap64(addr, len, prot, flags, fd, offset);
 	gt_real_end();
-	GT_AGAIN_IF_OUT_OF_MEMORY(r == MAP_FAILED && errno == ENOMEM,
+	GT_AGAIN_IF_OUT_OF_MEMORY(r == MAP_FAILED && errno == ENOMEM && GT_MAP_MAY_FIT(len, flags),
 				  r = gt_real_mmap64(addr, len, prot, flags, fd, offset));
 	record_mmap(GT_FN_MMAP64, timed, t0, gt_now_ns(), addr, len, prot, flags, fd,
 		    (uint64_t)offset, r);

@@ -12,6 +12,7 @@
 #include "gittrace/format.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 /*
@@ -25,6 +26,14 @@ static inline void gt_record_call(enum gt_fn fn, int timed, uint64_t t0, uint64_
 	if (gt_stream_call(fn, timed, t0, t1, args, usage))
 		gt_image_modules_if_loaded();
 }
+
+/*
+ * Whether a request of this many bytes could be met at all: glibc and
+ * mmap refuse more than PTRDIFF_MAX with ENOMEM, and huge pages come from
+ * a pool of their own. Such a failure is none the tracer's memory causes.
+ */
+#define GT_MAY_FIT(bytes)	     ((uint64_t)(bytes) <= (uint64_t)PTRDIFF_MAX)
+#define GT_MAP_MAY_FIT(bytes, flags) (GT_MAY_FIT(bytes) && !((flags)&MAP_HUGETLB))
 
 /*
  * After the real call: if it failed for want of memory (failed), tracing

@@ -273,8 +273,11 @@ static unsigned pieces_of_block(struct gt_raw_piece *pieces, size_t *raw_size)
 	return n;
 }
 
-/* Writes the block; returns the time that took (tracer time). */
-static uint64_t flush_locked(void)
+/*
+ * Writes the block; returns the time that took (tracer time). The last
+ * block is written after tracing stopped (gt_stream_give_back).
+ */
+static uint64_t write_block_locked(int last)
 {
 	if (!st.records)
 		return 0;
@@ -294,13 +297,21 @@ static uint64_t flush_locked(void)
 		.time_shift = st.time_shift,
 		.base_ns = st.base_ns,
 	};
-	gt_writer_write_block(&h, pieces, npieces);
+	if (last)
+		gt_writer_write_last_block(&h, pieces, npieces);
+	else
+		gt_writer_write_block(&h, pieces, npieces);
 	empty_block();
 	st.last_flush_ns = gt_now_ns();
 	note_reading(st.last_flush_ns);
 	uint64_t spent = st.last_flush_ns - t0;
 	__atomic_add_fetch(&st.tracer_ns, spent, __ATOMIC_RELAXED);
 	return spent;
+}
+
+static uint64_t flush_locked(void)
+{
+	return write_block_locked(0);
 }
 
 /*
@@ -326,31 +337,31 @@ void gt_stream_give_back(void)
 	int locked = lock_stream();
 	if (st.cap) {
 		/*
-		 * The columns' pages past what they hold go first: the
-		 * compressor may need memory for this last block (zstd takes
-		 * its working memory at its first block), and may get it
-		 * there, so only the held pages are freed after it. Tracing
-		 * stops before they are: a fork from now on starts an
-		 * untraced child, which never touches them.
+		 * Tracing stops first: a fork from now on makes an untraced
+		 * child, which never touches the buffers. Then the columns'
+		 * pages past what they hold go: the compressor may need memory
+		 * for this last block (zstd takes its working memory at its
+		 * first block), and may get it there, so after it only the
+		 * pages that held bytes are ours to free.
 		 */
-		uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-		for (int c = 0; c < GT_COL_COUNT; c++)
-			if (held_end(c, page) < room_end(c, page))
-				gt_pages_free((void *)held_end(c, page),
-					      room_end(c, page) - held_end(c, page));
-		flush_locked();
 		gt_disable(
 			"out of memory: tracing stopped and its buffers given back to the program "
 			"(a limit on address space, ulimit -v, counts them); the trace ends here",
 			NULL);
+		uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), held[GT_COL_COUNT];
+		for (int c = 0; c < GT_COL_COUNT; c++) {
+			held[c] = held_end(c, page);
+			if (held[c] < room_end(c, page))
+				gt_pages_free((void *)held[c], room_end(c, page) - held[c]);
+		}
+		write_block_locked(1);
 		uintptr_t from = (uintptr_t)st.col[0]; /* mapped: page-aligned */
 		for (int c = 0; c < GT_COL_COUNT; c++) {
 			/* A page two columns share is freed once. */
-			uintptr_t to = held_end(c, page);
-			if (from < to)
-				gt_pages_free((void *)from, to - from);
+			if (from < held[c])
+				gt_pages_free((void *)from, held[c] - from);
 			if (c + 1 < GT_COL_COUNT)
-				from = to > room_end(c, page) ? to : room_end(c, page);
+				from = held[c] > room_end(c, page) ? held[c] : room_end(c, page);
 		}
 		memset(st.col, 0, sizeof(st.col));
 		st.cap = 0; /* no call makes room any more */

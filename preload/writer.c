@@ -178,11 +178,9 @@ static size_t compress_pieces(const struct gt_raw_piece *pieces, unsigned n, siz
 	return ZSTD_isError(r) ? r : o.pos;
 }
 
-int gt_writer_write_block(const struct gt_block_header *h, const struct gt_raw_piece *pieces,
-			  unsigned npieces)
+static int write_block(const struct gt_block_header *h, const struct gt_raw_piece *pieces,
+		       unsigned npieces)
 {
-	if (__atomic_load_n(&gt_state, __ATOMIC_ACQUIRE) != GT_STATE_ON)
-		return -1;
 	size_t n = compress_pieces(pieces, npieces, h->raw_size);
 	if (ZSTD_isError(n)) {
 		gt_disable("cannot compress trace block: ", ZSTD_getErrorName(n),
@@ -214,4 +212,18 @@ int gt_writer_write_block(const struct gt_block_header *h, const struct gt_raw_p
 	}
 	errno = saved_errno;
 	return 0;
+}
+
+int gt_writer_write_block(const struct gt_block_header *h, const struct gt_raw_piece *pieces,
+			  unsigned npieces)
+{
+	if (__atomic_load_n(&gt_state, __ATOMIC_ACQUIRE) != GT_STATE_ON)
+		return -1;
+	return write_block(h, pieces, npieces);
+}
+
+int gt_writer_write_last_block(const struct gt_block_header *h, const struct gt_raw_piece *pieces,
+			       unsigned npieces)
+{
+	return write_block(h, pieces, npieces);
 }

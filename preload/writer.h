@@ -27,6 +27,9 @@ struct gt_raw_piece {
  */
 int gt_writer_write_block(const struct gt_block_header *h, const struct gt_raw_piece *pieces,
 			  unsigned n);
+/* The same once tracing has stopped, for the stream's last block (gt_stream_give_back). */
+int gt_writer_write_last_block(const struct gt_block_header *h, const struct gt_raw_piece *pieces,
+			       unsigned n);
 
 /*
  * Prepares the compressor for writing to file (which the writer owns from
