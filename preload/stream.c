@@ -14,7 +14,6 @@
 #include "addr_refs.h"
 #include "clock.h"
 #include "pages.h"
-#include "session.h"
 #include "settings.h"
 #include "stacks.h"
 #include "tls.h"
@@ -349,7 +348,6 @@ void gt_stream_give_back(void)
 			"out of memory: tracing stopped and its buffers given back to the program "
 			"(a limit on address space, ulimit -v, counts them); the trace ends here",
 			NULL);
-		gt_session_off(); /* the programs it runs would meet the same limit: one warning */
 		uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), held[GT_COL_COUNT];
 		for (int c = 0; c < GT_COL_COUNT; c++) {
 			held[c] = held_end(c, page);
