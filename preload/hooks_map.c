@@ -91,7 +91,8 @@ GT_EXPORT void *GT_HOOK_NAME(mmap)(void *addr, size_t len, int prot, int flags, 
 	gt_real_begin();
 	void *r = gt_real_mmap(addr, len, prot, flags, fd, offset);
 	gt_real_end();
-	GT_AGAIN_IF_OUT_OF_MEMORY(r == MAP_FAILED && errno == ENOMEM && GT_MAP_MAY_FIT(len, flags),
+	GT_AGAIN_IF_OUT_OF_MEMORY(r == MAP_FAILED && errno == ENOMEM && gt_may_fit(len) &&
+					  !(flags & MAP_HUGETLB),
 				  r = gt_real_mmap(addr, len, prot, flags, fd, offset));
 	record_mmap(GT_FN_MMAP, timed, t0, gt_now_ns(), addr, len, prot, flags, fd,
 		    (uint64_t)offset, r);
@@ -113,7 +114,8 @@ GT_EXPORT void *GT_HOOK_NAME(mmap64)(void *addr, size_t len, int prot, int flags
 	gt_real_begin();
 	void *r = gt_real_mmap64(addr, len, prot, flags, fd, offset);
 	gt_real_end();
-	GT_AGAIN_IF_OUT_OF_MEMORY(r == MAP_FAILED && errno == ENOMEM && GT_MAP_MAY_FIT(len, flags),
+	GT_AGAIN_IF_OUT_OF_MEMORY(r == MAP_FAILED && errno == ENOMEM && gt_may_fit(len) &&
+					  !(flags & MAP_HUGETLB),
 				  r = gt_real_mmap64(addr, len, prot, flags, fd, offset));
 	record_mmap(GT_FN_MMAP64, timed, t0, gt_now_ns(), addr, len, prot, flags, fd,
 		    (uint64_t)offset, r);
@@ -168,7 +170,8 @@ GT_EXPORT void *GT_HOOK_NAME(mremap)(void *old_addr, size_t old_len, size_t new_
 	void *r = gt_real_mremap(old_addr, old_len, new_len, flags, new_addr);
 	gt_real_end();
 	/* Without MREMAP_MAYMOVE, ENOMEM says the mapping cannot grow in place. */
-	GT_AGAIN_IF_OUT_OF_MEMORY(r == MAP_FAILED && errno == ENOMEM && (flags & MREMAP_MAYMOVE),
+	GT_AGAIN_IF_OUT_OF_MEMORY(r == MAP_FAILED && errno == ENOMEM && (flags & MREMAP_MAYMOVE) &&
+					  gt_may_fit(new_len),
 				  r = gt_real_mremap(old_addr, old_len, new_len, flags, new_addr));
 	uint64_t t1 = gt_now_ns();
 	uint8_t size[GT_CALL_ARGS_MAX], other[GT_CALL_ARGS_MAX];

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 
 /*
  * Appends a CALL (stream.h, gt_stream_call). A new stack may pass through
@@ -28,12 +29,21 @@ static inline void gt_record_call(enum gt_fn fn, int timed, uint64_t t0, uint64_
 }
 
 /*
- * Whether a request of this many bytes could be met at all: glibc and
- * mmap refuse more than PTRDIFF_MAX with ENOMEM, and huge pages come from
- * a pool of their own. Such a failure is none the tracer's memory causes.
+ * Whether a request of this many bytes that failed with ENOMEM might have
+ * been met without the tracer's memory: glibc and mmap refuse more than
+ * PTRDIFF_MAX whatever is free, and nothing larger than the limit on
+ * address space fits under it. Only on a failure: one getrlimit.
  */
-#define GT_MAY_FIT(bytes)	     ((uint64_t)(bytes) <= (uint64_t)PTRDIFF_MAX)
-#define GT_MAP_MAY_FIT(bytes, flags) (GT_MAY_FIT(bytes) && !((flags)&MAP_HUGETLB))
+static inline int gt_may_fit(uint64_t bytes)
+{
+	int saved_errno = errno;
+	struct rlimit rl;
+	int fits =
+		bytes <= (uint64_t)PTRDIFF_MAX &&
+		(getrlimit(RLIMIT_AS, &rl) || rl.rlim_cur == RLIM_INFINITY || bytes < rl.rlim_cur);
+	errno = saved_errno;
+	return fits;
+}
 
 /*
  * After the real call: if it failed for want of memory (failed), tracing
