@@ -315,9 +315,9 @@ static uint64_t flush_locked(void)
 }
 
 /*
- * The pages of column c from `from` (page-aligned) to the end of its room:
- * in the last column, to the end of the pages mapped; else to the page
- * where the next column starts, which holds that column's first bytes.
+ * Where column c's room ends, page-aligned: in the last column, at the end
+ * of the pages mapped; else at the page where the next column starts,
+ * which holds that column's first bytes.
  */
 static uintptr_t room_end(int c, uintptr_t page)
 {
