@@ -3,10 +3,9 @@
  * this runs inside malloc hooks, in forked children and at exit.
  */
 #include "log.h"
+#include "quiet_write.h"
 
 #include <errno.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
@@ -48,25 +47,8 @@ void gt_warn(const char *first, ...)
 		len = append(line, len, cap, s);
 	va_end(ap);
 	line[len++] = '\n';
-	/*
-	 * A stderr whose reader is gone must not kill the program with
-	 * SIGPIPE: the write's signal is blocked, and taken back unless one
-	 * was pending already.
-	 */
-	sigset_t pipe_only, pending, old;
-	sigemptyset(&pipe_only);
-	sigaddset(&pipe_only, SIGPIPE);
-	sigpending(&pending);
-	int was_pending = sigismember(&pending, SIGPIPE);
-	pthread_sigmask(SIG_BLOCK, &pipe_only, &old);
-	/* One write: the line is not interleaved with git's own stderr. */
-	ssize_t w;
-	while ((w = write(STDERR_FILENO, line, len)) < 0 && errno == EINTR)
-		;
-	int sig;
-	if (w < 0 && errno == EPIPE && !was_pending && !sigpending(&pending) &&
-	    sigismember(&pending, SIGPIPE))
-		sigwait(&pipe_only, &sig); /* pending: returns at once */
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	/* One write: the line is not interleaved with git's own stderr. A
+	 * stderr whose reader is gone must not kill the program (SIGPIPE). */
+	gt_write_quietly(STDERR_FILENO, line, len);
 	errno = saved_errno;
 }

@@ -227,7 +227,6 @@ int gt_session_open(int *origin, struct gt_trace_file *file)
 	}
 
 	struct stat st;
-	struct rlimit rl;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		close(fd);
 		gt_disable("trace output '", session ? session : path,
@@ -256,9 +255,6 @@ int gt_session_open(int *origin, struct gt_trace_file *file)
 	file->fd = writer_fd(fd);
 	file->dev = st.st_dev;
 	file->ino = st.st_ino;
-	file->fsize_limit = UINT64_MAX;
-	if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
-		file->fsize_limit = rl.rlim_cur;
 	return 0;
 }
 

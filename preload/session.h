@@ -8,10 +8,9 @@
 
 /* The run's trace file, as the session opened it; the writer owns it then. */
 struct gt_trace_file {
-	int fd;		      /* O_APPEND, at GT_FD_FLOOR or above */
-	dev_t dev;	      /* its identity, to notice that the program */
-	ino_t ino;	      /* closed the fd and reused the number */
-	uint64_t fsize_limit; /* RLIMIT_FSIZE, or UINT64_MAX */
+	int fd;	   /* O_APPEND, at GT_FD_FLOOR or above */
+	dev_t dev; /* its identity, to notice that the program */
+	ino_t ino; /* closed the fd and reused the number */
 };
 
 /* Whether fd holds the run's file (file's device and inode); *st is fd's status. */

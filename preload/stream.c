@@ -273,9 +273,22 @@ static unsigned pieces_of_block(struct gt_raw_piece *pieces, size_t *raw_size)
 	return n;
 }
 
+/* Tracing has stopped for good: nothing touches the buffers again. */
+static void forget_buffers_locked(void)
+{
+	memset(st.col, 0, sizeof(st.col));
+	st.cap = 0; /* no call makes room any more */
+	gt_writer_give_back();
+}
+
 /*
  * Writes the block; returns the time that took (tracer time). The last
- * block is written after tracing stopped (gt_stream_give_back).
+ * block is written after tracing stopped (gt_stream_give_back). A block
+ * that cannot be written stops tracing for good (writer.c): the program
+ * runs on untraced, and the buffers and the compressor, which it would
+ * otherwise carry to its end, go back to it (a full disk or the size limit
+ * may come before a limit on address space, and an untraced call is not
+ * made again).
  */
 static uint64_t write_block_locked(int last)
 {
@@ -297,11 +310,13 @@ static uint64_t write_block_locked(int last)
 		.time_shift = st.time_shift,
 		.base_ns = st.base_ns,
 	};
-	if (last)
-		gt_writer_write_last_block(&h, pieces, npieces);
-	else
-		gt_writer_write_block(&h, pieces, npieces);
+	int failed = last ? gt_writer_write_last_block(&h, pieces, npieces)
+			  : gt_writer_write_block(&h, pieces, npieces);
 	empty_block();
+	if (failed && !last) {
+		gt_pages_free(st.col[0], st.cap * GT_COL_COUNT); /* one mapping: gt_stream_init */
+		forget_buffers_locked();
+	}
 	st.last_flush_ns = gt_now_ns();
 	note_reading(st.last_flush_ns);
 	uint64_t spent = st.last_flush_ns - t0;
@@ -363,9 +378,7 @@ void gt_stream_give_back(void)
 			if (c + 1 < GT_COL_COUNT)
 				from = held[c] > room_end(c, page) ? held[c] : room_end(c, page);
 		}
-		memset(st.col, 0, sizeof(st.col));
-		st.cap = 0; /* no call makes room any more */
-		gt_writer_give_back();
+		forget_buffers_locked();
 	}
 	unlock_stream(locked);
 	errno = saved_errno;

@@ -12,12 +12,14 @@
  */
 #include "writer.h"
 #include "pages.h"
+#include "quiet_write.h"
 #include "session.h"
 #include "settings.h"
 #include "tracer.h"
 
 #include <errno.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #define ZSTD_STATIC_LINKING_ONLY /* ZSTD_customMem: exported by the shared library too */
@@ -122,6 +124,17 @@ void gt_writer_reset_after_fork(void)
 	set_params();
 }
 
+/*
+ * RLIMIT_FSIZE as it is now, or UINT64_MAX: a program may lower it after
+ * tracing started (a shell's `ulimit -f` before it runs a command).
+ */
+static uint64_t fsize_limit(void)
+{
+	struct rlimit rl;
+	return getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY ? rl.rlim_cur
+										 : UINT64_MAX;
+}
+
 /* Checks that the descriptor is still our file and the block fits the limit. */
 static int may_write(size_t len)
 {
@@ -141,7 +154,7 @@ static int may_write(size_t len)
 		gt_stop_quietly();
 		return -1;
 	}
-	if ((uint64_t)st.st_size + len > file.fsize_limit) {
+	if ((uint64_t)st.st_size + len > fsize_limit()) {
 		/* Crossing RLIMIT_FSIZE would raise SIGXFSZ in the program. */
 		gt_session_mark_failed(&file);
 		gt_disable("the trace reached the file size limit (ulimit -f); tracing stopped, "
@@ -194,24 +207,20 @@ static int write_block(const struct gt_block_header *h, const struct gt_raw_piec
 	if (may_write(len))
 		return -1;
 
+	/*
+	 * Quietly: a block that crosses the size limit all the same (another
+	 * process of the run appended since may_write looked) must not raise
+	 * SIGXFSZ in the program.
+	 */
 	int saved_errno = errno;
-	size_t done = 0;
-	while (done < len) {
-		ssize_t w = write(file.fd, out + done, len - done);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			gt_session_mark_failed(&file);
-			gt_disable("cannot write trace file: ",
-				   w < 0 ? gt_strerror(errno) : "no space",
-				   "; tracing stopped, the trace ends here", NULL);
-			errno = saved_errno;
-			return -1;
-		}
-		done += (size_t)w;
+	int failed = gt_write_quietly(file.fd, out, len);
+	if (failed) {
+		gt_session_mark_failed(&file);
+		gt_disable("cannot write trace file: ", gt_strerror(errno),
+			   "; tracing stopped, the trace ends here", NULL);
 	}
 	errno = saved_errno;
-	return 0;
+	return failed;
 }
 
 int gt_writer_write_block(const struct gt_block_header *h, const struct gt_raw_piece *pieces,

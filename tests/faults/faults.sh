@@ -10,12 +10,13 @@
 # unprivileged user (tests/git/never_harm.sh with git, and
 # tests/capture/settings_faults.sh), kill -9 mid-run (tests/capture/kill9.sh).
 #
-# usage: bash faults.sh PRELOAD REPORT MAKE_DEMO WORKDIR
+# usage: bash faults.sh PRELOAD REPORT MAKE_DEMO WORKDIR FSIZE_UNSEEN
+# (FSIZE_UNSEEN: tests/progs/fsize_unseen.c, built)
 . "$(dirname "$0")/../lib.sh"
 use_git
 
-[ $# -eq 4 ] || fail "usage: faults.sh PRELOAD REPORT MAKE_DEMO WORKDIR"
-preload=$1 report=$2 make_demo=$3 work=$4
+[ $# -eq 5 ] || fail "usage: faults.sh PRELOAD REPORT MAKE_DEMO WORKDIR FSIZE_UNSEEN"
+preload=$1 report=$2 make_demo=$3 work=$4 fsize_unseen=$5
 fresh_dir "$work"
 demo_repo "$make_demo" "$work/demo" 2
 "$GIT" -C "$work/demo" config pack.threads 1
@@ -191,6 +192,28 @@ traced fsize fsize 1 GITTRACE_OUTPUT="$work/fsize.zst" GITTRACE_BUFFER_SIZE=64k 
 	"${limit[@]}" -- "${log_cmd[@]}"
 [ "$(stat -c %s "$work/fsize.zst")" -le $((24 * 1024)) ] || fail "fsize: trace beyond the limit"
 readable_incomplete fsize "$work/fsize.zst"
+# The same limit set by a traced program after tracing started: a shell's
+# ulimit -f before it execs git. The tracer reads the limit before each
+# block; read once at the start, it let the shell's next block raise
+# SIGXFSZ and kill the shell.
+lower=(-c 'ulimit -f 1 && exec "$@"' lower)
+untraced fsize-lowered bash "${lower[@]}" -- "${log_cmd[@]}"
+traced fsize-lowered fsize-lowered 1 GITTRACE_OUTPUT="$work/fsize-lowered.zst" -- \
+	"$(command -v bash)" "${lower[@]}" "${log_cmd[@]}"
+# A block that crosses the limit all the same, as when another process of
+# the run appends between the tracer's check and its write (fsize_unseen
+# hides the limit from the check): the write's SIGXFSZ is taken back, and
+# tracing stops with one warning, the trace torn at the limit. The code
+# before died of the signal.
+preload_alone=$preload
+preload="$preload_alone $fsize_unseen"
+traced fsize-unseen fsize 1 GITTRACE_OUTPUT="$work/fsize-unseen.zst" GITTRACE_BUFFER_SIZE=64k -- \
+	"${limit[@]}" -- "${log_cmd[@]}"
+preload=$preload_alone
+grep -q "^gittrace: cannot write trace file: File too large" "$work/fsize-unseen.traced.stderr" ||
+	fail "fsize-unseen: $(grep gittrace: "$work/fsize-unseen.traced.stderr")"
+check_eq "fsize-unseen: trace bytes (the limit)" $((24 * 1024)) "$(stat -c %s "$work/fsize-unseen.zst")"
+readable_incomplete fsize-unseen "$work/fsize-unseen.zst"
 # --- A limit on address space (ulimit -v, KiB): the tracer's buffers and
 # compressor (some 11 MiB) count against it. When the program's own call
 # fails for want of memory, the tracer writes its last block, gives them
@@ -205,14 +228,20 @@ readable_incomplete fsize "$work/fsize.zst"
 head -c $((48 << 20)) /dev/zero >"$work/big.in"
 # vlimit.sh KIB INPUT CMD...: CMD under ulimit -v KIB, its stdin from INPUT.
 echo 'ulimit -v "$1" && exec "${@:3}" <"$2"' >"$work/vlimit.sh"
+# least_vlimit INPUT CMD...: the least ulimit -v (KiB, to the MiB) under
+# which CMD, its stdin from INPUT, succeeds untraced.
+least_vlimit() {
+	local lo=8192 hi=1048576 mid
+	bash "$work/vlimit.sh" $hi "$@" >/dev/null 2>&1 ||
+		fail "address space: ${*:2} fails untraced even under $hi KiB"
+	while [ $((hi - lo)) -gt 1024 ]; do
+		mid=$(((lo + hi) / 2))
+		if bash "$work/vlimit.sh" $mid "$@" >/dev/null 2>&1; then hi=$mid; else lo=$mid; fi
+	done
+	echo $hi
+}
 hash_cmd=("$GIT" hash-object --stdin)
-works_under() { bash "$work/vlimit.sh" "$1" "$work/big.in" "${hash_cmd[@]}" >/dev/null 2>&1; }
-lo=8192 hi=1048576
-works_under $hi || fail "address space: hash-object fails untraced even under $hi KiB"
-while [ $((hi - lo)) -gt 1024 ]; do
-	mid=$(((lo + hi) / 2))
-	if works_under $mid; then hi=$mid; else lo=$mid; fi
-done
+hi=$(least_vlimit "$work/big.in" "${hash_cmd[@]}")
 limit=(bash "$work/vlimit.sh" $((hi + 8 * 1024)) "$work/big.in")
 untraced vsize "${limit[@]}" -- "${hash_cmd[@]}"
 traced vsize vsize 1 GITTRACE_OUTPUT="$work/vsize.zst" GITTRACE_STACK_DEPTH=0 -- "${limit[@]}" -- \
@@ -221,6 +250,27 @@ grep -q "^gittrace: out of memory" "$work/vsize.traced.stderr" ||
 	fail "vsize: $(grep gittrace: "$work/vsize.traced.stderr")"
 readable_incomplete vsize "$work/vsize.zst"
 echo "ok: vsize: git needs $hi KiB untraced; traced under $((hi + 8 * 1024)) KiB"
+# The same limit, after tracing stopped for another reason: a tracer that
+# stops gives its buffers and compressor back at once, for an untraced call
+# is not made again. hash-object hashes a small file 100,000 times (some
+# 600,000 calls: blocks written before the end whatever the clock says),
+# then maps the 48 MiB file; ulimit -f 1 lets the first block (the image's
+# modules, under 1 KiB) through, if anything, and stops tracing at a later
+# one, before the mapping. The code before this failed here.
+echo small >"$work/small.in"
+awk -v small="$work/small.in" -v big="$work/big.in" \
+	'BEGIN { for (i = 0; i < 100000; i++) print small; print big }' >"$work/paths.in"
+echo 'ulimit -f 1 && exec "$@"' >"$work/flimit.sh"
+paths_cmd=("$GIT" hash-object --stdin-paths)
+hi=$(least_vlimit "$work/paths.in" bash "$work/flimit.sh" "${paths_cmd[@]}")
+limit=(bash "$work/vlimit.sh" $((hi + 8 * 1024)) "$work/paths.in" bash "$work/flimit.sh")
+untraced stopped-vsize "${limit[@]}" -- "${paths_cmd[@]}"
+traced stopped-vsize stopped-vsize 1 GITTRACE_OUTPUT="$work/stopped-vsize.zst" \
+	GITTRACE_STACK_DEPTH=0 -- "${limit[@]}" -- "${paths_cmd[@]}"
+grep -q "^gittrace: the trace reached the file size limit" "$work/stopped-vsize.traced.stderr" ||
+	fail "stopped-vsize: $(grep gittrace: "$work/stopped-vsize.traced.stderr")"
+check_eq "stopped-vsize: hashes" 100001 "$(wc -l <"$work/stopped-vsize.traced.stdout")"
+echo "ok: stopped-vsize: git needs $hi KiB untraced; traced under $((hi + 8 * 1024)) KiB"
 
 # The next run to that file (whose mark says a process of its run failed)
 # replaces it: traced whole, without a warning, and the mark cleared.
