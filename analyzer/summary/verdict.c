@@ -485,6 +485,16 @@ void gt_verdict_compute(struct gt_verdict *v, const struct gt_verdict_input *in)
 			window_suggestions(v, in);
 		break;
 	case GT_VERDICT_NEITHER:
+		/* Not "look elsewhere": with no call seen there is nothing to weigh. */
+		if (!in->allocations && !in->map_calls && in->allocator_seconds == 0 &&
+		    in->mmap_seconds == 0) {
+			v->headline = fmt(
+				"neither: the trace holds no allocation or map call to "
+				"judge by%s",
+				in->unended ? " (it was cut short: trace the command again)" : "");
+			SUGGEST("measure instead: gittrace --confirm -- %s", command(in));
+			break;
+		}
 		v->headline =
 			fmt("neither: no remedy is predicted to save %.0f%% of the run "
 			    "(default windows about %.0f%%, another allocator about %.0f%%)%s",

@@ -77,6 +77,26 @@ int main(void)
 	 */
 	CHECK(classify(0.1, 0.3, 1.2) == GT_VERDICT_WINDOW);
 
+	/*
+	 * No call seen (a trace stopped at its start): no advice to look
+	 * elsewhere, which would be a judgement on no evidence.
+	 */
+	memset(&in, 0, sizeof(in));
+	in.wall_seconds = 1;
+	in.unended = 1;
+	in.limit_below = UINT64_MAX;
+	gt_verdict_compute(&v, &in);
+	CHECK(v.cls == GT_VERDICT_NEITHER);
+	CHECK(strstr(v.headline, "no allocation or map call to judge by") != NULL);
+	CHECK(strstr(v.headline, "cut short") != NULL);
+	CHECK(!strstr(v.headline, "look elsewhere"));
+	CHECK(any(v.suggestions, v.nsuggestions, "gittrace --confirm"));
+	gt_verdict_release(&v);
+	in.allocations = 1;
+	gt_verdict_compute(&v, &in);
+	CHECK(!strstr(v.headline, "judge by"));
+	gt_verdict_release(&v);
+
 	/* Predictions and their intervals, as shares of the CPU time. */
 	facts(&in, 1.0, 0.5, 1.0);
 	gt_verdict_compute(&v, &in);
