@@ -11,7 +11,11 @@
  * the file-size limit), are blocked meanwhile and taken back unless one was
  * pending already: the program never dies of the tracer's write. Returns 0,
  * or -1 with errno set (ENOSPC for a write that took nothing). Allocation-
- * free, async-signal-safe.
+ * free; safe in a signal handler on Linux (sigwait is not on POSIX's list
+ * of async-signal-safe functions, but it is a system call there). One
+ * signal the write raised stays with the program if the program had the
+ * same signal pending from elsewhere beforehand: pending signals carry no
+ * count to tell them apart.
  */
 int gt_write_quietly(int fd, const void *buf, size_t len);
 
