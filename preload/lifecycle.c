@@ -40,8 +40,11 @@ static int start(void)
 	gt_unwind_init();
 	gt_exec_env_init();
 	gt_image_id = gt_image_new_id();
-	if (gt_writer_init(&file) || gt_stream_init(gt_image_id))
-		return -1; /* disabled with a warning */
+	/* Either disables tracing with a warning; what the writer took goes back. */
+	if (gt_writer_init(&file) || gt_stream_init(gt_image_id)) {
+		gt_writer_give_back();
+		return -1;
+	}
 	pthread_atfork(NULL, NULL, after_fork_in_child);
 	gt_tracer_on();
 	gt_image_begin(origin, 0);
