@@ -46,9 +46,9 @@ const char gt_stripped_advice[] =
 	"sites there show module+offset, or the name of an exported function from the dynamic "
 	"symbol table; for names and lines, any of: set DEBUGINFOD_URLS (e.g. "
 	"https://debuginfod.debian.net) for gittrace-report, and libdw fetches the debug info "
-	"by build-id; install the distribution's debug package (Debian: git-dbgsym from the "
-	"debian-debug archive); trace a git built with symbols "
-	"(examples/build-git-with-symbols.sh); see docs/report.md#symbols";
+	"by build-id (Debian: with libdebuginfod1 installed); install the distribution's debug "
+	"package (Debian: git-dbgsym from the debian-debug archive); trace a git built with "
+	"symbols (examples/build-git-with-symbols.sh); see docs/report.md#symbols";
 
 /*
  * name_role's answers, direct-mapped by the name's pointer, in front of its
