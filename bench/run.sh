@@ -4,6 +4,9 @@
 # in one run. Prints a Markdown report (the tables in BENCHMARKS.md come from
 # it). A benchmark, not a test: it judges nothing.
 #
+# Needs heaptrack and heaptrack_print (Debian: heaptrack, which
+# scripts/install-deps.sh leaves out), jq and /usr/bin/time.
+#
 # usage: bench/run.sh [-r ROUNDS] [-s SCALE | -R REPO] BUILD_DIR
 #   BUILD_DIR  a CMake build of gittrace (preload/libgittrace.so and
 #              analyzer/gittrace-report inside)
