@@ -10,6 +10,7 @@
 #   check_complete                                   traces
 #   complete_prefix, cut_trace_readable              traces cut short
 #   use_git, clean_gittrace_env, demo_repo           git, pinned
+#   has_library                                      the system
 # The calling script sets work (its directory) and, for the helpers that
 # read traces, report (gittrace-report).
 # shellcheck shell=bash disable=SC2154,SC2034 # work, report: the caller's; as_user: for it
@@ -222,4 +223,17 @@ clean_gittrace_env() {
 demo_repo() {
 	rm -rf "$2"
 	sh "$1" "$2" "$3" || fail "make-demo-repo.sh failed"
+}
+
+# has_library SONAME: the dynamic linker's cache lists SONAME. Not
+# `ldconfig -p | grep -q`: grep stops reading at the match, and ldconfig,
+# killed by SIGPIPE, now and then fails the pipeline under pipefail (3 times
+# in 200 here).
+has_library() {
+	local tab
+	tab=$(printf '\t')
+	case $(ldconfig -p) in
+	*"$tab$1 "*) return 0 ;;
+	esac
+	return 1
 }

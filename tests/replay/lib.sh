@@ -40,7 +40,7 @@ check_counts() {
 allocators() {
 	local name
 	for name in mimalloc jemalloc; do
-		if ldconfig -p | grep -q "lib$name.so.2 "; then
+		if has_library "lib$name.so.2"; then
 			printf '%s\n' --alloc "$name"
 		fi
 	done

@@ -18,7 +18,7 @@ command -v python3 >/dev/null || {
 # libdw asks debuginfod through libdebuginfod, which it loads when needed:
 # without it the server is never asked, and the checks below would only
 # say that the names are missing.
-ldconfig -p | grep -q 'libdebuginfod\.so\.1 ' ||
+has_library libdebuginfod.so.1 ||
 	fail "libdebuginfod.so.1 is not installed (Debian: libdebuginfod1; scripts/install-deps.sh installs it)"
 build_id=$(readelf -n "$stripped" | sed -n 's/^ *Build ID: *\([0-9a-f]*\)$/\1/p')
 [ -n "$build_id" ] || fail "no build-id in $stripped"
