@@ -46,6 +46,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/gittrace-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+export GITTRACE_DEBUG_CACHE=$work/debug-cache
 
 modes=(plain counting stacks heaptrack)
 if [ -n "$repo" ]; then
@@ -195,6 +196,11 @@ echo
 echo "gittrace's events are its calls of every kind (frees and maps included);"
 echo "heaptrack_print reports only allocating calls, though it reads the frees too."
 echo "heaptrack's trace of a repack holds git repack's own calls only (see above)."
+echo "gittrace-report keeps decompressed copies of the debug files it reads"
+echo "(docs/report.md#symbols), here in a cache of the run's own, made by the first"
+echo "report; the last row of each command is the report with that cache off, which"
+echo "is what the first report on a machine pays for it (and the report of one"
+echo "that has no compressed debug file pays nothing)."
 echo
 echo "| command | analyzer | events | seconds | events/s | peak RSS |"
 echo "|---|---|---|---|---|---|"
@@ -213,6 +219,8 @@ for cmd in "${commands[@]}"; do
 	echo "| git $cmd | gittrace-report --json | $events | $secs | $(echo "$events / $secs" | bc) | $rss KiB |"
 	read -r secs rss <<<"$(best_of "$report" "$f")"
 	echo "| | gittrace-report (text) | $events | $secs | $(echo "$events / $secs" | bc) | $rss KiB |"
+	read -r secs rss <<<"$(best_of env GITTRACE_DEBUG_CACHE=0 "$report" --json "$f")"
+	echo "| | gittrace-report --json, GITTRACE_DEBUG_CACHE=0 | $events | $secs | $(echo "$events / $secs" | bc) | $rss KiB |"
 	hf=$(ls "$work/$key.heaptrack".* | head -n 1)
 	hcalls=$(awk '/^calls to allocation functions:/ {print $5}' "$work/$key.hp.txt")
 	read -r secs rss <<<"$(best_of heaptrack_print "$hf")"

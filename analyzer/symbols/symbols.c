@@ -14,6 +14,8 @@
 #define _GNU_SOURCE
 #include "symbols.h"
 
+#include "debug_cache.h"
+
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
@@ -183,20 +185,30 @@ static int debug_file_on_disk(const char *file_name, const char *debuglink)
  * loads libdebuginfod to do so even with DEBUGINFOD_URLS unset: it and 27
  * more libraries (curl, gnutls, krb5, ldap), 7 MiB of RSS and ~15 ms a report of
  * a distribution's stripped git (docs/capture-cost.md, section 0.16).
+ * First, though, a decompressed copy an earlier report made of the file
+ * (debug_cache.h); a file found with compressed sections gets one.
  */
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, GElf_Addr base,
 			  const char *file_name, const char *debuglink, GElf_Word debuglink_crc,
 			  char **debuginfo_file_name)
 {
 	const char *servers = getenv("DEBUGINFOD_URLS");
-	const unsigned char *bits;
+	const unsigned char *bits = NULL;
 	GElf_Addr vaddr;
-	if ((servers && *servers) || dwfl_module_build_id(mod, &bits, &vaddr) <= 0 ||
-	    debug_file_on_disk(file_name, debuglink))
-		return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
-						    debuglink, debuglink_crc, debuginfo_file_name);
-	return dwfl_build_id_find_debuginfo(mod, userdata, modname, base, file_name, debuglink,
-					    debuglink_crc, debuginfo_file_name);
+	int build_id_len = dwfl_module_build_id(mod, &bits, &vaddr);
+	size_t id_len = build_id_len > 0 ? (size_t)build_id_len : 0;
+	int fd = gt_debug_cache_open(bits, id_len, debuginfo_file_name);
+	if (fd >= 0)
+		return fd;
+	if ((servers && *servers) || !id_len || debug_file_on_disk(file_name, debuglink))
+		fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
+						  debuglink, debuglink_crc, debuginfo_file_name);
+	else
+		fd = dwfl_build_id_find_debuginfo(mod, userdata, modname, base, file_name,
+						  debuglink, debuglink_crc, debuginfo_file_name);
+	if (fd >= 0)
+		gt_debug_cache_add(fd, bits, id_len);
+	return fd;
 }
 
 /* find_elf is unused (we hand libdwfl the file) but must not be NULL. */

@@ -1,0 +1,38 @@
+/*
+ * Separate debug files kept decompressed, one per build-id.
+ *
+ * Distributions compress the DWARF of their debug files (libc6-dbg, the
+ * -dbgsym packages, what debuginfod serves), and libdw 0.188 inflates every
+ * compressed section of a file when it opens its DWARF: for libc's, ~70 ms
+ * and 10 MB of new pages in every report, whatever the trace's size
+ * (docs/capture-cost.md, section 0.20). A copy with the sections inflated,
+ * made once, opens in a fraction of that: libdw maps it and reads only
+ * the pages it needs.
+ *
+ * The copies live in ${XDG_CACHE_HOME:-$HOME/.cache}/gittrace/debug, as
+ * BUILD-ID.debug; a copy unused for 30 days is removed when another is
+ * made. GITTRACE_DEBUG_CACHE=0 turns the cache off. Whatever fails (no
+ * home, a full disk, a copy that does not check out) leaves the file as
+ * libdw found it: the cache changes how fast a report is, never what it says.
+ */
+#ifndef GT_DEBUG_CACHE_H
+#define GT_DEBUG_CACHE_H
+
+#include <stddef.h>
+
+/*
+ * A descriptor of the decompressed copy of the debug file of the module
+ * with this build-id, if the cache has a whole one; *name (malloc'd, or
+ * NULL) is then replaced by the copy's path. -1 otherwise.
+ */
+int gt_debug_cache_open(const unsigned char *build_id, size_t build_id_len, char **name);
+
+/*
+ * Puts a decompressed copy of the debug file open at fd (the module's with
+ * this build-id) in the cache, for the reports after this one, when the
+ * file has a compressed section. libdwfl keeps the file it has found, so
+ * the report that makes the copy inflates the sections twice.
+ */
+void gt_debug_cache_add(int fd, const unsigned char *build_id, size_t build_id_len);
+
+#endif /* GT_DEBUG_CACHE_H */
