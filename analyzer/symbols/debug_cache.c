@@ -237,7 +237,10 @@ void gt_debug_cache_add(int fd, const unsigned char *build_id, size_t build_id_l
 		return;
 	elf_version(EV_CURRENT);
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	int worth_it = elf && has_compressed_section(elf);
+	const void *id;
+	ssize_t id_len = elf ? dwelf_elf_gnu_build_id(elf, &id) : -1;
+	int worth_it = id_len > 0 && (size_t)id_len == build_id_len &&
+		       !memcmp(id, build_id, build_id_len) && has_compressed_section(elf);
 	elf_end(elf);
 	if (worth_it && make_dirs(dir) == 0) {
 		forget_unused(dir);

@@ -28,10 +28,8 @@
 int gt_debug_cache_open(const unsigned char *build_id, size_t build_id_len, char **name);
 
 /*
- * Puts a decompressed copy of the debug file open at fd (the module's with
- * this build-id) in the cache, for the reports after this one, when the
- * file has a compressed section. libdwfl keeps the file it has found, so
- * the report that makes the copy inflates the sections twice.
+ * Puts a decompressed copy of the debug file open at fd in the cache, when
+ * it is the file of this build-id and has a compressed section.
  */
 void gt_debug_cache_add(int fd, const unsigned char *build_id, size_t build_id_len);
 

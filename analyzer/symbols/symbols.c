@@ -179,14 +179,30 @@ static int debug_file_on_disk(const char *file_name, const char *debuglink)
 }
 
 /*
+ * The debug file distributions install for a build-id, open, or -1:
+ * DEBUG_ROOT/.build-id/xx/rest.debug, the first place libdwfl looks.
+ */
+static int open_installed_debug_file(const unsigned char *build_id, size_t len)
+{
+	char path[PATH_MAX];
+	int n = snprintf(path, sizeof(path), "%s/.build-id/%02x/", DEBUG_ROOT, build_id[0]);
+	for (size_t i = 1; i < len && n > 0 && (size_t)n < sizeof(path); i++)
+		n += snprintf(path + n, sizeof(path) - (size_t)n, "%02x", build_id[i]);
+	if (n <= 0 || (size_t)n + sizeof(".debug") > sizeof(path))
+		return -1;
+	memcpy(path + n, ".debug", sizeof(".debug"));
+	return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+/*
  * Separate debug info the standard way (build-id under DEBUG_ROOT, then the
  * debuglink), except debuginfod when it has no server to ask. libdwfl asks
  * it last for any module with a build-id and no debug file on disk, and
  * loads libdebuginfod to do so even with DEBUGINFOD_URLS unset: it and 27
  * more libraries (curl, gnutls, krb5, ldap), 7 MiB of RSS and ~15 ms a report of
  * a distribution's stripped git (docs/capture-cost.md, section 0.16).
- * First, though, a decompressed copy an earlier report made of the file
- * (debug_cache.h); a file found with compressed sections gets one.
+ * First, though, the decompressed copy of the file (debug_cache.h), made
+ * by an earlier report or now.
  */
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, GElf_Addr base,
 			  const char *file_name, const char *debuglink, GElf_Word debuglink_crc,
@@ -198,6 +214,16 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	int build_id_len = dwfl_module_build_id(mod, &bits, &vaddr);
 	size_t id_len = build_id_len > 0 ? (size_t)build_id_len : 0;
 	int fd = gt_debug_cache_open(bits, id_len, debuginfo_file_name);
+	if (fd < 0 && id_len > 1) {
+		/* The copy of a file installed by build-id is made before
+		 * libdwfl opens the file, and read instead of it. */
+		int installed = open_installed_debug_file(bits, id_len);
+		if (installed >= 0) {
+			gt_debug_cache_add(installed, bits, id_len);
+			close(installed);
+			fd = gt_debug_cache_open(bits, id_len, debuginfo_file_name);
+		}
+	}
 	if (fd >= 0)
 		return fd;
 	if ((servers && *servers) || !id_len || debug_file_on_disk(file_name, debuglink))
@@ -206,6 +232,8 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	else
 		fd = dwfl_build_id_find_debuginfo(mod, userdata, modname, base, file_name,
 						  debuglink, debuglink_crc, debuginfo_file_name);
+	/* Found elsewhere (by debuglink, through debuginfod): libdwfl holds
+	 * the file open, so the copy is for the reports after this one. */
 	if (fd >= 0)
 		gt_debug_cache_add(fd, bits, id_len);
 	return fd;

@@ -95,4 +95,24 @@ objcopy --only-keep-debug "$test_bin" "$original"
 lookup plain GITTRACE_DEBUG_CACHE="$work/cache-plain"
 check_eq "names and lines from an uncompressed file" 0 "$(cat "$work/plain.status")"
 [ ! -e "$work/cache-plain/$build_id.debug" ] || check_failed "an uncompressed file was copied"
+
+# 7. A debug file installed by build-id (libc6-dbg's for libc, which the
+# program's full checks look up) gets its copy too. symbols.c makes that
+# one before libdwfl opens the file, so that the first report reads the
+# copy already; which file libdw read is not seen from here.
+libc=$(ldd "$test_bin" | awk '$1 ~ /^libc\.so/ {print $3}')
+libc_id=$(readelf -n "$libc" 2>/dev/null | sed -n 's/^ *Build ID: *\([0-9a-f]*\)$/\1/p')
+installed=/usr/lib/debug/.build-id/${libc_id:0:2}/${libc_id:2}.debug
+if [ -n "$libc_id" ] && [ -f "$installed" ] && [ "$(compressed_sections "$installed")" -gt 0 ]; then
+	run_status "$work/installed" env GITTRACE_DEBUG_CACHE="$work/cache-installed" \
+		"$test_bin" "$stripped" pie
+	case $(cat "$work/installed.status") in
+	0 | 77) echo "ok: the full checks ran" ;;
+	*) check_failed "the full checks failed: $(tail -5 "$work/installed.stderr")" ;;
+	esac
+	[ -f "$work/cache-installed/$libc_id.debug" ] ||
+		check_failed "no copy of $installed: $(ls -A "$work/cache-installed" 2>&1)"
+else
+	echo "not checked: no compressed debug file installed for $libc (Debian: libc6-dbg)"
+fi
 finish
