@@ -36,7 +36,7 @@ static char *cache_dir(void)
 	if (setting && *setting) {
 		static int warned;
 		if (setting[0] == '/')
-			len = asprintf(&dir, "%s", setting);
+			len = (dir = strdup(setting)) ? 0 : -1;
 		else if (strcmp(setting, "0") && !warned++)
 			gt_warnf("GITTRACE_DEBUG_CACHE is 0 or an absolute directory, not '%s': "
 				 "debug files are not cached",
@@ -70,6 +70,13 @@ static int make_dirs(const char *dir)
 	return ok ? 0 : -1;
 }
 
+static int has_build_id(Elf *elf, const unsigned char *build_id, size_t build_id_len)
+{
+	const void *id;
+	ssize_t id_len = dwelf_elf_gnu_build_id(elf, &id);
+	return id_len > 0 && (size_t)id_len == build_id_len && !memcmp(id, build_id, build_id_len);
+}
+
 static int has_compressed_section(Elf *elf)
 {
 	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn)) != NULL;) {
@@ -93,10 +100,7 @@ static int copy_checks_out(int fd, const unsigned char *build_id, size_t build_i
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf)
 		return 0;
-	const void *id;
-	ssize_t id_len = dwelf_elf_gnu_build_id(elf, &id);
-	int ok =
-		id_len > 0 && (size_t)id_len == build_id_len && !memcmp(id, build_id, build_id_len);
+	int ok = has_build_id(elf, build_id, build_id_len);
 	uint64_t size = (uint64_t)st.st_size;
 	for (Elf_Scn *scn = NULL; ok && (scn = elf_nextscn(elf, scn)) != NULL;) {
 		GElf_Shdr shdr;
@@ -237,10 +241,8 @@ void gt_debug_cache_add(int fd, const unsigned char *build_id, size_t build_id_l
 		return;
 	elf_version(EV_CURRENT);
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	const void *id;
-	ssize_t id_len = elf ? dwelf_elf_gnu_build_id(elf, &id) : -1;
-	int worth_it = id_len > 0 && (size_t)id_len == build_id_len &&
-		       !memcmp(id, build_id, build_id_len) && has_compressed_section(elf);
+	int worth_it =
+		elf && has_build_id(elf, build_id, build_id_len) && has_compressed_section(elf);
 	elf_end(elf);
 	if (worth_it && make_dirs(dir) == 0) {
 		forget_unused(dir);
