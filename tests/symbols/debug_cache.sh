@@ -72,7 +72,8 @@ echo recent >"$cache/4567.debug"
 touch -d '20 days ago' "$cache/4567.debug"
 lookup again GITTRACE_DEBUG_CACHE="$cache"
 check_eq "names and lines, the copy made again" 0 "$(cat "$work/again.status")"
-check_eq "the cache after it" "4567.debug $build_id.debug" "$(ls "$cache" | sort | xargs)"
+check_eq "the cache after it" "$(printf '%s\n' 4567.debug "$build_id.debug" | sort | xargs)" \
+	"$(ls "$cache" | sort | xargs)"
 
 # 5. Off: GITTRACE_DEBUG_CACHE=0, or a value that is no absolute path
 # (warned about); the default place, under XDG_CACHE_HOME.
