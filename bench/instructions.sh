@@ -35,6 +35,7 @@ done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/gittrace-ir.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+export GITTRACE_DEBUG_CACHE=$work/debug-cache # the report's, for the counts
 
 # run MODE: the command under callgrind, its profile in $work/MODE.out; the
 # preload goes in through the environment, which valgrind hands to git.

@@ -198,9 +198,9 @@ echo "heaptrack_print reports only allocating calls, though it reads the frees t
 echo "heaptrack's trace of a repack holds git repack's own calls only (see above)."
 echo "gittrace-report keeps decompressed copies of the debug files it reads"
 echo "(docs/report.md#symbols), here in a cache of the run's own, made by the first"
-echo "report; the last row of each command is the report with that cache off, which"
-echo "is what the first report on a machine pays for it (and the report of one"
-echo "that has no compressed debug file pays nothing)."
+echo "report; the row \"GITTRACE_DEBUG_CACHE=0\" is the report with that cache off,"
+echo "which inflates the compressed debug files (libc6-dbg's) every time, as every"
+echo "report did before the cache."
 echo
 echo "| command | analyzer | events | seconds | events/s | peak RSS |"
 echo "|---|---|---|---|---|---|"

@@ -5,14 +5,14 @@
 # debuginfod client, which nothing else installs on Debian 12 and without
 # which DEBUGINFOD_URLS does nothing; chromium: the HTML report's test;
 # clang and its runtime: the fuzz harness; python3: the local debuginfod
-# server of the symbols test).
+# server of the symbols test; dwz: the debug cache's test of a dwz'd file).
 # Run as root. libunwind-dev replaces LLVM's libunwind-14-dev if an image
 # carries it (the two conflict; apt swaps them).
 set -e
 packages="build-essential cmake pkg-config git zstd jq strace ltrace time
 	libunwind-dev uthash-dev libzstd-dev libdw-dev libelf-dev libjansson-dev
 	libdebuginfod1
-	libmimalloc2.0 libjemalloc2 chromium clang libclang-rt-14-dev python3"
+	libmimalloc2.0 libjemalloc2 chromium clang libclang-rt-14-dev python3 dwz"
 missing=""
 for p in $packages; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -22,31 +22,51 @@
 #define UNUSED_SECONDS (30L * 24 * 60 * 60)
 
 /*
- * The cache's directory (malloc'd), or NULL when it is off: by
- * GITTRACE_DEBUG_CACHE (0, or the directory itself, absolute), else
- * ${XDG_CACHE_HOME:-$HOME/.cache}/gittrace/debug. A relative
- * XDG_CACHE_HOME is ignored, as the XDG Base Directory spec says.
+ * Whether dir may hold copies that libdw reads: the user's own and
+ * writable by no one else, or not there yet (make_dirs makes it so).
  */
-static char *cache_dir(void)
+static int dir_is_private(const char *dir)
 {
+	struct stat st;
+	if (stat(dir, &st) != 0)
+		return errno == ENOENT;
+	return S_ISDIR(st.st_mode) && st.st_uid == geteuid() && !(st.st_mode & (S_IWGRP | S_IWOTH));
+}
+
+/* The cache's directory, NULL when off: decided once (gt_debug_cache_setup). */
+static char *cache_dir;
+static int cache_dir_decided;
+
+void gt_debug_cache_setup(void)
+{
+	if (cache_dir_decided)
+		return;
+	cache_dir_decided = 1;
 	const char *setting = getenv("GITTRACE_DEBUG_CACHE");
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	char *dir = NULL;
-	int len = -1;
 	if (setting && *setting) {
-		static int warned;
 		if (setting[0] == '/')
-			len = (dir = strdup(setting)) ? 0 : -1;
-		else if (strcmp(setting, "0") && !warned++)
+			cache_dir = strdup(setting);
+		else if (strcmp(setting, "0"))
 			gt_warnf("GITTRACE_DEBUG_CACHE is 0 or an absolute directory, not '%s': "
 				 "debug files are not cached",
 				 setting);
 	} else if (xdg && xdg[0] == '/') {
-		len = asprintf(&dir, "%s/gittrace/debug", xdg);
+		/* A relative XDG_CACHE_HOME is ignored, as the XDG Base
+		 * Directory spec says. */
+		if (asprintf(&cache_dir, "%s/gittrace/debug", xdg) < 0)
+			cache_dir = NULL;
 	} else if (home && home[0] == '/') {
-		len = asprintf(&dir, "%s/.cache/gittrace/debug", home);
+		if (asprintf(&cache_dir, "%s/.cache/gittrace/debug", home) < 0)
+			cache_dir = NULL;
 	}
-	return len < 0 ? NULL : dir;
+	if (cache_dir && !dir_is_private(cache_dir)) {
+		gt_warnf("%s is no directory of the user's own that only the user may write "
+			 "to: debug files are not cached",
+			 cache_dir);
+		free(cache_dir);
+		cache_dir = NULL;
+	}
 }
 
 /* mkdir -p, private to the user; 0 when dir is a directory at the end. */
@@ -157,7 +177,21 @@ static int inflate_sections(int fd)
 	return elf_end(elf) == 0 && ok;
 }
 
-/* Removes the copies (and any copy's leftovers) unused for UNUSED_SECONDS. */
+/*
+ * Whether name is one the cache gives a file: HEX.debug, a copy, or
+ * .HEX.debug.XXXXXX, one being made (left behind if its report died).
+ */
+static int is_cache_name(const char *name)
+{
+	int making = name[0] == '.';
+	size_t hex = strspn(name + making, "0123456789abcdef");
+	const char *rest = name + making + hex;
+	if (hex < 2 || strncmp(rest, ".debug", 6))
+		return 0;
+	return making ? strlen(rest + 6) == 7 && rest[6] == '.' : rest[6] == '\0';
+}
+
+/* Removes the copies (and copies half made) unused for UNUSED_SECONDS. */
 static void forget_unused(const char *dir)
 {
 	DIR *d = opendir(dir);
@@ -166,7 +200,7 @@ static void forget_unused(const char *dir)
 	time_t now = time(NULL);
 	for (struct dirent *e; (e = readdir(d)) != NULL;) {
 		struct stat st;
-		if (strstr(e->d_name, ".debug") &&
+		if (is_cache_name(e->d_name) &&
 		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 		    S_ISREG(st.st_mode) && now - st.st_mtime > UNUSED_SECONDS)
 			unlinkat(dirfd(d), e->d_name, 0);
@@ -193,61 +227,58 @@ static void make_copy(int fd, const char *dir, const char *hex, const char *path
 	free(tmp);
 }
 
-/* The copy's path for this build-id (malloc'd) and, in *dir, the cache's;
- * NULL when the cache is off. */
-static char *copy_path(const unsigned char *build_id, size_t build_id_len, char **dir, char *hex)
+/* The copy's path for this build-id (malloc'd), its hex in hex; NULL
+ * when the cache is off. */
+static char *copy_path(const unsigned char *build_id, size_t build_id_len, char *hex)
 {
-	if (!build_id || !build_id_len || build_id_len > MAX_BUILD_ID)
-		return NULL;
-	*dir = cache_dir();
-	if (!*dir)
+	if (!build_id || !build_id_len || build_id_len > MAX_BUILD_ID || !cache_dir ||
+	    !dir_is_private(cache_dir))
 		return NULL;
 	for (size_t i = 0; i < build_id_len; i++)
 		snprintf(hex + 2 * i, 3, "%02x", build_id[i]);
 	char *path;
-	if (asprintf(&path, "%s/%s.debug", *dir, hex) >= 0)
-		return path;
-	free(*dir);
-	return NULL;
+	return asprintf(&path, "%s/%s.debug", cache_dir, hex) < 0 ? NULL : path;
 }
 
 int gt_debug_cache_open(const unsigned char *build_id, size_t build_id_len, char **name)
 {
-	char *dir, hex[2 * MAX_BUILD_ID + 1];
-	char *path = copy_path(build_id, build_id_len, &dir, hex);
+	char hex[2 * MAX_BUILD_ID + 1];
+	char *path = copy_path(build_id, build_id_len, hex);
 	if (!path)
 		return -1;
 	elf_version(EV_CURRENT);
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	/* O_NONBLOCK: a FIFO put there must not hang the report. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd >= 0 && copy_checks_out(fd, build_id, build_id_len)) {
 		futimens(fd, NULL); /* used: not to be forgotten */
 		free(*name);
 		*name = path;
-		path = NULL;
-	} else if (fd >= 0) {
-		close(fd); /* gt_debug_cache_add makes it again, renamed over it */
-		fd = -1;
+		return fd;
 	}
+	if (fd >= 0)
+		close(fd); /* gt_debug_cache_add makes it again, renamed over it */
 	free(path);
-	free(dir);
-	return fd;
+	return -1;
 }
 
 void gt_debug_cache_add(int fd, const unsigned char *build_id, size_t build_id_len)
 {
-	char *dir, hex[2 * MAX_BUILD_ID + 1];
-	char *path = copy_path(build_id, build_id_len, &dir, hex);
+	char hex[2 * MAX_BUILD_ID + 1];
+	char *path = copy_path(build_id, build_id_len, hex);
 	if (!path)
 		return;
+	/* Something else by that name (a directory) would fail the rename
+	 * after all the work, in every report. */
+	struct stat st;
+	int in_the_way = lstat(path, &st) == 0 && !S_ISREG(st.st_mode);
 	elf_version(EV_CURRENT);
-	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	Elf *elf = in_the_way ? NULL : elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	int worth_it =
 		elf && has_build_id(elf, build_id, build_id_len) && has_compressed_section(elf);
 	elf_end(elf);
-	if (worth_it && make_dirs(dir) == 0) {
-		forget_unused(dir);
-		make_copy(fd, dir, hex, path);
+	if (worth_it && make_dirs(cache_dir) == 0) {
+		forget_unused(cache_dir);
+		make_copy(fd, cache_dir, hex, path);
 	}
 	free(path);
-	free(dir);
 }

@@ -9,16 +9,24 @@
  * made once, opens in a fraction of that: libdw maps it and reads only
  * the pages it needs.
  *
- * The copies live in ${XDG_CACHE_HOME:-$HOME/.cache}/gittrace/debug, as
- * BUILD-ID.debug; a copy unused for 30 days is removed when another is
- * made. GITTRACE_DEBUG_CACHE=0 turns the cache off. Whatever fails (no
- * home, a full disk, a copy that does not check out) leaves the file as
- * libdw found it: the cache changes how fast a report is, never what it says.
+ * The copies live in ${XDG_CACHE_HOME:-$HOME/.cache}/gittrace/debug (or
+ * GITTRACE_DEBUG_CACHE, 0 for none), as BUILD-ID.debug; a copy unused for
+ * 30 days is removed when another is made. Whatever fails (no home, a full
+ * disk, a copy that does not check out) leaves the file as libdw found it.
+ * The DWARF read is the same either way; only a copy outlives its file
+ * (docs/report.md#symbols).
  */
 #ifndef GT_DEBUG_CACHE_H
 #define GT_DEBUG_CACHE_H
 
 #include <stddef.h>
+
+/*
+ * Reads GITTRACE_DEBUG_CACHE, XDG_CACHE_HOME and HOME (once; warns about a
+ * bad setting). Called by gt_symbols_new, before any thread looks a module
+ * up.
+ */
+void gt_debug_cache_setup(void);
 
 /*
  * A descriptor of the decompressed copy of the debug file of the module

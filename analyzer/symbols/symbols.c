@@ -212,7 +212,18 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	const unsigned char *bits = NULL;
 	GElf_Addr vaddr;
 	int build_id_len = dwfl_module_build_id(mod, &bits, &vaddr);
-	size_t id_len = build_id_len > 0 ? (size_t)build_id_len : 0;
+	/*
+	 * libdwfl asks again once it has the module's debug file open, for
+	 * the dwz file that file's .gnu_debugaltlink names (debuglink is
+	 * then that name). The module's build-id is no key for that one:
+	 * handing back the module's own copy would resolve dwz's shared
+	 * strings and DIEs in the wrong file. So the cache only answers the
+	 * first call.
+	 */
+	Dwarf_Addr dwbias;
+	dwfl_module_info(mod, NULL, NULL, NULL, &dwbias, NULL, NULL, NULL);
+	int debug_file_open = dwbias != (Dwarf_Addr)-1;
+	size_t id_len = build_id_len > 0 && !debug_file_open ? (size_t)build_id_len : 0;
 	int fd = gt_debug_cache_open(bits, id_len, debuginfo_file_name);
 	if (fd < 0 && id_len > 1) {
 		/* The copy of a file installed by build-id is made before
@@ -226,7 +237,7 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	}
 	if (fd >= 0)
 		return fd;
-	if ((servers && *servers) || !id_len || debug_file_on_disk(file_name, debuglink))
+	if ((servers && *servers) || build_id_len <= 0 || debug_file_on_disk(file_name, debuglink))
 		fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
 						  debuglink, debuglink_crc, debuginfo_file_name);
 	else
@@ -253,6 +264,7 @@ static const Dwfl_Callbacks offline_callbacks = {
 
 struct gt_symbols *gt_symbols_new(void)
 {
+	gt_debug_cache_setup();
 	return calloc(1, sizeof(struct gt_symbols));
 }
 

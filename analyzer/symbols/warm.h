@@ -1,9 +1,10 @@
 /*
  * Opens modules for a gt_symbols on a thread of its own while the trace is
- * still being read. Opening a module inflates its debug info (libc6-dbg's
- * compressed DWARF alone is ~45 ms of libz), and a report's first stacks
- * name the same few modules: opened beside the reading, that time no
- * longer adds to the report's.
+ * still being read. Opening a module reads its debug info (libc6-dbg's
+ * compressed DWARF took ~45 ms of libz to inflate before debug_cache.h
+ * kept a copy inflated; making that copy still does), and a report's first
+ * stacks name the same few modules: opened beside the reading, that time
+ * no longer adds to the report's.
  *
  * From gt_warmer_start to gt_warmer_stop the gt_symbols is the warmer's:
  * the caller must not use it, nor anything that looks names up with it.

@@ -64,16 +64,33 @@ lookup cut GITTRACE_DEBUG_CACHE="$cache"
 check_eq "names and lines with a cut copy" 0 "$(cat "$work/cut.status")"
 cmp -s "$copy" "$work/first-copy" || check_failed "the cut copy was not made again whole"
 
-# 4. Making a copy removes the ones unused for 30 days, and only those.
+# A whole copy but for one section header, whose size runs past the end
+# of the file (sh_size: 32 bytes into the 64-bit section header).
+info=$(readelf -SW "$copy" 2>/dev/null | sed -n 's/^ *\[ *\([0-9]*\)\] \.debug_info .*/\1/p')
+shoff=$(od -An -t u8 -j 40 -N 8 "$copy" | tr -d ' ')
+shentsize=$(od -An -t u2 -j 58 -N 2 "$copy" | tr -d ' ')
+[ -n "$info" ] && [ -n "$shoff" ] && [ -n "$shentsize" ] || fail "no .debug_info header in $copy"
+printf '\377\377\377\377\377\377\377\177' |
+	dd of="$copy" bs=1 seek=$((shoff + info * shentsize + 32)) conv=notrunc status=none
+cmp -s "$copy" "$work/first-copy" && fail "the section header was not changed"
+lookup past_end GITTRACE_DEBUG_CACHE="$cache"
+check_eq "names and lines with a section past the end" 0 "$(cat "$work/past_end.status")"
+cmp -s "$copy" "$work/first-copy" || check_failed "the copy with a section past its end was not made again"
+
+# 4. Making a copy removes the cache's files unused for 30 days, and only
+# those: not a file of another name, whatever its age.
 rm "$copy"
-echo old >"$cache/0123.debug"
-touch -d '40 days ago' "$cache/0123.debug"
+for name in 0123.debug .0123.debug.AbCdEf notes.debug; do
+	echo old >"$cache/$name"
+	touch -d '40 days ago' "$cache/$name"
+done
 echo recent >"$cache/4567.debug"
 touch -d '20 days ago' "$cache/4567.debug"
 lookup again GITTRACE_DEBUG_CACHE="$cache"
 check_eq "names and lines, the copy made again" 0 "$(cat "$work/again.status")"
-check_eq "the cache after it" "$(printf '%s\n' 4567.debug "$build_id.debug" | sort | xargs)" \
-	"$(ls "$cache" | sort | xargs)"
+check_eq "the cache after it" \
+	"$(printf '%s\n' 4567.debug "$build_id.debug" notes.debug | sort | xargs)" \
+	"$(ls -A "$cache" | sort | xargs)"
 
 # 5. Off: GITTRACE_DEBUG_CACHE=0, or a value that is no absolute path
 # (warned about); the default place, under XDG_CACHE_HOME.
@@ -91,13 +108,54 @@ check_eq "names and lines, the default place" 0 "$(cat "$work/default.status")"
 [ -f "$work/xdg/gittrace/debug/$build_id.debug" ] ||
 	check_failed "no copy under XDG_CACHE_HOME: $(find "$work/xdg" 2>&1)"
 
+# Not a private directory (another user could put files there that libdw
+# would read): warned about, not used.
+mkdir -p "$work/shared"
+chmod 777 "$work/shared"
+lookup shared GITTRACE_DEBUG_CACHE="$work/shared"
+check_eq "names and lines, a shared directory" 0 "$(cat "$work/shared.status")"
+check_grep "a shared directory is warned about" "$work/shared is no directory of the user's own" \
+	"$work/shared.stderr"
+check_eq "files put in the shared directory" "" "$(ls -A "$work/shared")"
+
+# Something other than a file at the copy's name: a FIFO does not hang
+# the lookup (the test's timeout would), a directory is left alone.
+mkdir -p "$work/odd"
+chmod 700 "$work/odd"
+mkfifo "$work/odd/$build_id.debug"
+lookup fifo GITTRACE_DEBUG_CACHE="$work/odd"
+check_eq "names and lines, a FIFO at the copy's name" 0 "$(cat "$work/fifo.status")"
+rm "$work/odd/$build_id.debug"
+mkdir "$work/odd/$build_id.debug"
+lookup directory GITTRACE_DEBUG_CACHE="$work/odd"
+check_eq "names and lines, a directory at the copy's name" 0 "$(cat "$work/directory.status")"
+check_eq "files in the cache, a directory at the copy's name" "$build_id.debug" "$(ls -A "$work/odd")"
+
 # 6. A debug file without compressed sections gets no copy.
-objcopy --only-keep-debug "$test_bin" "$original"
+objcopy --only-keep-debug --decompress-debug-sections "$test_bin" "$original"
 lookup plain GITTRACE_DEBUG_CACHE="$work/cache-plain"
 check_eq "names and lines from an uncompressed file" 0 "$(cat "$work/plain.status")"
 [ ! -e "$work/cache-plain/$build_id.debug" ] || check_failed "an uncompressed file was copied"
 
-# 7. A debug file installed by build-id (libc6-dbg's for libc, which the
+# 7. A dwz'd debug file: its .gnu_debugaltlink names the file of the DWARF
+# it shares with another program, where its names are. libdwfl asks for
+# that file with the module's build-id still its own: the module's copy
+# handed back then gave no name at all.
+command -v dwz >/dev/null || fail "dwz is not installed (Debian: dwz; scripts/install-deps.sh installs it)"
+mkdir -p "$work/dwz"
+cp "$test_bin" "$work/dwz/one"
+cp "$test_bin" "$work/dwz/two"
+dwz -m "$work/dwz/common.debug" -M "$work/dwz/common.debug" "$work/dwz/one" "$work/dwz/two" ||
+	fail "dwz failed"
+readelf -SW "$work/dwz/one" 2>/dev/null | grep -q '\.gnu_debugaltlink' || fail "dwz left no altlink"
+objcopy --only-keep-debug --compress-debug-sections=zlib "$work/dwz/one" "$original"
+for run in dwz_first dwz_second; do
+	lookup "$run" GITTRACE_DEBUG_CACHE="$work/cache-dwz"
+	check_eq "names and lines of a dwz'd file ($run)" 0 "$(cat "$work/$run.status")"
+done
+[ -f "$work/cache-dwz/$build_id.debug" ] || check_failed "the dwz'd file got no copy"
+
+# 8. A debug file installed by build-id (libc6-dbg's for libc, which the
 # program's full checks look up) gets its copy too. symbols.c makes that
 # one before libdwfl opens the file, so that the first report reads the
 # copy already; which file libdw read is not seen from here.
