@@ -240,25 +240,47 @@ static char *copy_path(const unsigned char *build_id, size_t build_id_len, char 
 	return asprintf(&path, "%s/%s.debug", cache_dir, hex) < 0 ? NULL : path;
 }
 
-int gt_debug_cache_open(const unsigned char *build_id, size_t build_id_len, char **name)
+/* The checked copy at path, its mtime bumped; -1 if there is none. */
+static int open_copy(const char *path, const unsigned char *build_id, size_t build_id_len)
+{
+	/* O_NONBLOCK: a FIFO put there must not hang the report. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd >= 0 && copy_checks_out(fd, build_id, build_id_len)) {
+		futimens(fd, NULL); /* used: not to be forgotten */
+		return fd;
+	}
+	if (fd >= 0)
+		close(fd); /* made again, renamed over it */
+	return -1;
+}
+
+int gt_debug_cache_open(const unsigned char *build_id, size_t build_id_len, const char *debug_root,
+			char **name)
 {
 	char hex[2 * MAX_BUILD_ID + 1];
 	char *path = copy_path(build_id, build_id_len, hex);
 	if (!path)
 		return -1;
 	elf_version(EV_CURRENT);
-	/* O_NONBLOCK: a FIFO put there must not hang the report. */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-	if (fd >= 0 && copy_checks_out(fd, build_id, build_id_len)) {
-		futimens(fd, NULL); /* used: not to be forgotten */
+	int fd = open_copy(path, build_id, build_id_len);
+	char *installed;
+	if (fd < 0 && build_id_len > 1 &&
+	    asprintf(&installed, "%s/.build-id/%.2s/%s.debug", debug_root, hex, hex + 2) >= 0) {
+		int in = open(installed, O_RDONLY | O_CLOEXEC);
+		free(installed);
+		if (in >= 0) {
+			gt_debug_cache_add(in, build_id, build_id_len);
+			close(in);
+			fd = open_copy(path, build_id, build_id_len);
+		}
+	}
+	if (fd >= 0) {
 		free(*name);
 		*name = path;
-		return fd;
+	} else {
+		free(path);
 	}
-	if (fd >= 0)
-		close(fd); /* gt_debug_cache_add makes it again, renamed over it */
-	free(path);
-	return -1;
+	return fd;
 }
 
 void gt_debug_cache_add(int fd, const unsigned char *build_id, size_t build_id_len)

@@ -30,10 +30,14 @@ void gt_debug_cache_setup(void);
 
 /*
  * A descriptor of the decompressed copy of the debug file of the module
- * with this build-id, if the cache has a whole one; *name (malloc'd, or
- * NULL) is then replaced by the copy's path. -1 otherwise.
+ * with this build-id; *name (malloc'd, or NULL) is then replaced by the
+ * copy's path. Without a whole copy in the cache, one is made first from
+ * the file installed by build-id (DEBUG_ROOT/.build-id/xx/rest.debug), if
+ * there is one: before libdwfl opens that file, so that it reads the copy.
+ * -1 otherwise.
  */
-int gt_debug_cache_open(const unsigned char *build_id, size_t build_id_len, char **name);
+int gt_debug_cache_open(const unsigned char *build_id, size_t build_id_len, const char *debug_root,
+			char **name);
 
 /*
  * Puts a decompressed copy of the debug file open at fd in the cache, when

@@ -179,22 +179,6 @@ static int debug_file_on_disk(const char *file_name, const char *debuglink)
 }
 
 /*
- * The debug file distributions install for a build-id, open, or -1:
- * DEBUG_ROOT/.build-id/xx/rest.debug, the first place libdwfl looks.
- */
-static int open_installed_debug_file(const unsigned char *build_id, size_t len)
-{
-	char path[PATH_MAX];
-	int n = snprintf(path, sizeof(path), "%s/.build-id/%02x/", DEBUG_ROOT, build_id[0]);
-	for (size_t i = 1; i < len && n > 0 && (size_t)n < sizeof(path); i++)
-		n += snprintf(path + n, sizeof(path) - (size_t)n, "%02x", build_id[i]);
-	if (n <= 0 || (size_t)n + sizeof(".debug") > sizeof(path))
-		return -1;
-	memcpy(path + n, ".debug", sizeof(".debug"));
-	return open(path, O_RDONLY | O_CLOEXEC);
-}
-
-/*
  * Separate debug info the standard way (build-id under DEBUG_ROOT, then the
  * debuglink), except debuginfod when it has no server to ask. libdwfl asks
  * it last for any module with a build-id and no debug file on disk, and
@@ -224,17 +208,7 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	dwfl_module_info(mod, NULL, NULL, NULL, &dwbias, NULL, NULL, NULL);
 	int debug_file_open = dwbias != (Dwarf_Addr)-1;
 	size_t id_len = build_id_len > 0 && !debug_file_open ? (size_t)build_id_len : 0;
-	int fd = gt_debug_cache_open(bits, id_len, debuginfo_file_name);
-	if (fd < 0 && id_len > 1) {
-		/* The copy of a file installed by build-id is made before
-		 * libdwfl opens the file, and read instead of it. */
-		int installed = open_installed_debug_file(bits, id_len);
-		if (installed >= 0) {
-			gt_debug_cache_add(installed, bits, id_len);
-			close(installed);
-			fd = gt_debug_cache_open(bits, id_len, debuginfo_file_name);
-		}
-	}
+	int fd = gt_debug_cache_open(bits, id_len, DEBUG_ROOT, debuginfo_file_name);
 	if (fd >= 0)
 		return fd;
 	if ((servers && *servers) || build_id_len <= 0 || debug_file_on_disk(file_name, debuglink))
