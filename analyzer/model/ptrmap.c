@@ -3,7 +3,7 @@
  * backward-shift deletion, so there are no tombstones and lookups of
  * absent keys stay short under a churn of inserts and deletes.
  */
-#define _DEFAULT_SOURCE /* madvise */
+#define _DEFAULT_SOURCE /* madvise, MAP_ANONYMOUS */
 #include "ptrmap.h"
 
 #include <stdlib.h>
@@ -11,25 +11,6 @@
 #include <sys/mman.h>
 
 #include "die.h"
-
-static size_t slot_of(const struct gt_ptrmap *m, uint64_t ptr)
-{
-	/* Fibonacci hashing: addresses are aligned, so mix the high bits in. */
-	return (size_t)((ptr * 0x9E3779B97F4A7C15ull) >> 20) & m->mask;
-}
-
-struct gt_live *gt_ptrmap_get(const struct gt_ptrmap *m, uint64_t ptr)
-{
-	if (!m->slots)
-		return NULL;
-	for (size_t i = slot_of(m, ptr);; i = (i + 1) & m->mask) {
-		struct gt_live *s = &m->slots[i];
-		if (s->ptr == ptr)
-			return s;
-		if (!s->ptr)
-			return NULL;
-	}
-}
 
 #define HUGE_PAGE (2u << 20)
 
@@ -39,22 +20,40 @@ struct gt_live *gt_ptrmap_get(const struct gt_ptrmap *m, uint64_t ptr)
  * transparent huge pages it takes a 512th of the faults. Where the system
  * gives none, madvise changes nothing. The report of a pack-objects trace
  * (a 16 MiB table): 0.39 s to 0.30 s (docs/capture-cost.md, section 0.15).
+ * Such a table is mapped, not allocated: new pages read as zeros, where
+ * clearing it with memset ran 1% of that report's instructions.
  */
 static struct gt_live *empty_slots(size_t cap)
 {
 	size_t bytes = cap * sizeof(struct gt_live);
 	if (bytes < HUGE_PAGE)
 		return gt_xcalloc(cap, sizeof(struct gt_live));
-	void *p = aligned_alloc(HUGE_PAGE, bytes); /* bytes: a power of two */
-	if (!p)
+	/* A huge page more than the table, trimmed to the table's bytes
+	 * from a huge page's start. */
+	uint8_t *p = mmap(NULL, bytes + HUGE_PAGE, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
 		gt_die("out of memory (%zu bytes for the live allocations)", bytes);
+	size_t head = (HUGE_PAGE - (uintptr_t)p % HUGE_PAGE) % HUGE_PAGE;
+	if (head)
+		munmap(p, head);
+	munmap(p + head + bytes, HUGE_PAGE - head);
 #ifdef MADV_HUGEPAGE
-	madvise(p, bytes, MADV_HUGEPAGE);
+	madvise(p + head, bytes, MADV_HUGEPAGE);
 #endif
-	return memset(p, 0, bytes);
+	return (struct gt_live *)(p + head);
 }
 
-static void grow(struct gt_ptrmap *m)
+static void release_slots(struct gt_live *slots, size_t cap)
+{
+	size_t bytes = cap * sizeof(struct gt_live);
+	if (bytes < HUGE_PAGE)
+		free(slots);
+	else
+		munmap(slots, bytes);
+}
+
+void gt_ptrmap_grow(struct gt_ptrmap *m)
 {
 	size_t old_cap = gt_ptrmap_capacity(m);
 	struct gt_live *old = m->slots;
@@ -65,26 +64,7 @@ static void grow(struct gt_ptrmap *m)
 	for (size_t i = 0; i < old_cap; i++)
 		if (old[i].ptr)
 			gt_ptrmap_put(m, &old[i]);
-	free(old);
-}
-
-struct gt_live *gt_ptrmap_claim(struct gt_ptrmap *m, uint64_t ptr, int *existed)
-{
-	/* Keep the load at most 1/2: probes stay short. */
-	if (!m->slots || 2 * (m->count + 1) > m->mask + 1)
-		grow(m);
-	for (size_t i = slot_of(m, ptr);; i = (i + 1) & m->mask) {
-		struct gt_live *s = &m->slots[i];
-		*existed = s->ptr == ptr;
-		if (*existed)
-			return s;
-		if (!s->ptr) {
-			/* A deleted entry's slot keeps its old fields (gt_ptrmap_del). */
-			*s = (struct gt_live){.ptr = ptr};
-			m->count++;
-			return s;
-		}
-	}
+	release_slots(old, old_cap);
 }
 
 void gt_ptrmap_put(struct gt_ptrmap *m, const struct gt_live *e)
@@ -99,7 +79,7 @@ void gt_ptrmap_del(struct gt_ptrmap *m, struct gt_live *e)
 	/* Backward shift: move later entries of the probe run into the hole
 	 * unless their home slot lies (cyclically) after the hole. */
 	for (size_t j = (i + 1) & m->mask; m->slots[j].ptr; j = (j + 1) & m->mask) {
-		size_t home = slot_of(m, m->slots[j].ptr);
+		size_t home = gt_ptrmap_slot_of(m, m->slots[j].ptr);
 		if (((j - home) & m->mask) >= ((j - i) & m->mask)) {
 			m->slots[i] = m->slots[j];
 			i = j;
@@ -111,6 +91,6 @@ void gt_ptrmap_del(struct gt_ptrmap *m, struct gt_live *e)
 
 void gt_ptrmap_release(struct gt_ptrmap *m)
 {
-	free(m->slots);
+	release_slots(m->slots, gt_ptrmap_capacity(m));
 	memset(m, 0, sizeof(*m));
 }
