@@ -11,6 +11,7 @@
 #include "interpose.h"
 #include "lifecycle.h"
 #include "log.h"
+#include "pages.h"
 #include "stream.h"
 #include "unwind.h"
 
@@ -22,13 +23,16 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-/* Writes the path of fd (without NUL) to out; returns its length, 0 if none. */
+/*
+ * Writes the path of fd (without NUL) to out; returns its length, 0 if
+ * none, cap if it may be longer.
+ */
 static size_t fd_path(int fd, char *out, size_t cap)
 {
 	char link[40] = "/proc/self/fd/";
 	gt_utoa((uint64_t)fd, link + strlen(link));
 	ssize_t n = readlink(link, out, cap);
-	return n > 0 && (size_t)n < cap ? (size_t)n : 0;
+	return n > 0 ? (size_t)n : 0;
 }
 
 /*
@@ -47,22 +51,55 @@ static int maps_file(int flags, int fd, void *r)
 	return !(flags & MAP_ANONYMOUS) && fd >= 0 && r != MAP_FAILED;
 }
 
+/*
+ * A map's path is read into a buffer of this size on the thread's stack,
+ * and only a longer one into pages of the tracer's: a thread's stack may
+ * be small (16 KiB with PTHREAD_STACK_MIN), and buffers of PATH_MAX here
+ * took more than half of that.
+ */
+#define GT_SHORT_PATH 256
+
+/* A call's bytes with room for a path of GT_SHORT_PATH or PATH_MAX bytes. */
+struct short_path_call {
+	char path[GT_SHORT_PATH];
+	uint8_t other[GT_CALL_ARGS_MAX + GT_SHORT_PATH];
+};
+struct long_path_call {
+	char path[PATH_MAX];
+	uint8_t other[GT_CALL_ARGS_MAX + PATH_MAX];
+};
+
 /* Records a map call that ended at t1, and the thread's usage right after a file's. */
 static void record_mmap(enum gt_fn fn, int timed, uint64_t t0, uint64_t t1, void *addr, size_t len,
 			int prot, int flags, int fd, uint64_t offset, void *r)
 {
-	uint8_t size[GT_CALL_ARGS_MAX], other[GT_CALL_ARGS_MAX + PATH_MAX];
-	char path[PATH_MAX];
+	uint8_t size[GT_CALL_ARGS_MAX];
+	struct short_path_call short_call;
+	char *path = short_call.path;
+	uint8_t *other = short_call.other;
 	int saved_errno = errno;
 	struct rusage ru;
 	const struct rusage *usage = maps_file(flags, fd, r) ? thread_usage(&ru) : NULL;
-	size_t plen = (flags & MAP_ANONYMOUS) || fd < 0 ? 0 : fd_path(fd, path, sizeof(path));
+	size_t plen = (flags & MAP_ANONYMOUS) || fd < 0 ? 0 : fd_path(fd, path, GT_SHORT_PATH);
+	struct long_path_call *long_call = NULL;
+	if (plen == GT_SHORT_PATH) {
+		long_call = gt_pages(sizeof(*long_call));
+		plen = long_call ? fd_path(fd, long_call->path, PATH_MAX) : 0;
+		if (plen == PATH_MAX) /* longer: none, as readlink could not give it whole */
+			plen = 0;
+		if (long_call) {
+			path = long_call->path;
+			other = long_call->other;
+		}
+	}
 	/* mmap64's arguments are mmap's (format.h). */
 	struct gt_call_bytes args;
 	gt_call_bytes_init(&args, size, other);
 	gt_encode_mmap(&args.args, GT_U(addr), len, (uint64_t)prot, (uint64_t)(unsigned)flags, fd,
 		       offset, GT_U(r), path, plen);
 	gt_record_call(fn, timed, t0, t1, &args, usage);
+	if (long_call)
+		gt_pages_free(long_call, sizeof(*long_call));
 	errno = saved_errno;
 }
 

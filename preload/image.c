@@ -107,7 +107,7 @@ static void write_image(int origin, uint64_t parent_image_id)
 	/* Only under the start/fork path: static, off the thread's stack. */
 	static uint8_t body[GT_IMAGE_BODY_MAX];
 	static char args[GT_ARGV_MAX], env[GT_ENV_MAX * (GT_ENV_LEN + 1)];
-	char exe[PATH_MAX], cwd[PATH_MAX];
+	static char exe[PATH_MAX], cwd[PATH_MAX];
 	uint64_t start_realtime_ns = realtime_ns(), start_mono_ns = gt_now_ns();
 
 	ssize_t exe_len = readlink("/proc/self/exe", exe, sizeof(exe));
@@ -134,8 +134,13 @@ static int write_module(struct dl_phdr_info *info, size_t size, void *data)
 {
 	(void)size;
 	(void)data;
-	uint8_t body[PATH_MAX + 128 + 3 * GT_UV_MAX];
-	char exe[PATH_MAX];
+	/*
+	 * dl_iterate_phdr calls back under the loader's lock, one thread at
+	 * a time: static, off the stack of the thread whose call comes first
+	 * after a dlopen, which may be small.
+	 */
+	static uint8_t body[PATH_MAX + 128 + 3 * GT_UV_MAX];
+	static char exe[PATH_MAX];
 	const char *path = info->dlpi_name;
 	uint64_t span = 0;
 	for (int i = 0; i < info->dlpi_phnum; i++) {

@@ -9,6 +9,7 @@
 #include "exec_env.h"
 #include "image.h"
 #include "interpose.h"
+#include "log.h"
 #include "session.h"
 #include "settings.h"
 #include "stream.h"
@@ -33,6 +34,7 @@ static int start(void)
 {
 	int origin = GT_ORIGIN_ROOT;
 	struct gt_trace_file file;
+	gt_log_start();
 	/* Only a root warns about settings: its descendants read the same ones. */
 	gt_settings_load(&gt_settings, secure_getenv("GITTRACE_SESSION") == NULL);
 	if (gt_session_open(&origin, &file))

@@ -8,7 +8,38 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+/* The file on fd 2 when the image started (known once gt_log_start ran). */
+static struct {
+	int known, open;
+	dev_t dev;
+	ino_t ino;
+} stderr_at_start;
+
+void gt_log_start(void)
+{
+	struct stat st;
+	stderr_at_start.open = fstat(STDERR_FILENO, &st) == 0;
+	stderr_at_start.dev = st.st_dev;
+	stderr_at_start.ino = st.st_ino;
+	stderr_at_start.known = 1;
+}
+
+/*
+ * Whether fd 2 is still the stderr the image started with. A program
+ * that started with it closed, or put a file of its own there since, would
+ * find the warning in that file.
+ */
+static int stderr_is_the_same(void)
+{
+	struct stat st;
+	if (!stderr_at_start.known)
+		return 1; /* before the start: the program has not run yet */
+	return stderr_at_start.open && fstat(STDERR_FILENO, &st) == 0 &&
+	       st.st_dev == stderr_at_start.dev && st.st_ino == stderr_at_start.ino;
+}
 
 char *gt_utoa(uint64_t v, char *buf)
 {
@@ -40,6 +71,9 @@ void gt_warn(const char *first, ...)
 	size_t cap = sizeof(line) - 1; /* room for the newline */
 	int saved_errno = errno;
 	va_list ap;
+
+	if (!stderr_is_the_same())
+		return;
 
 	size_t len = append(line, 0, cap, "gittrace: ");
 	va_start(ap, first);

@@ -83,7 +83,7 @@ static int path_append(char *buf, size_t cap, const char *s)
 /* The short name of the program, for default file names. */
 static void program_name(char *out, size_t cap)
 {
-	char exe[PATH_MAX];
+	static char exe[PATH_MAX]; /* only at the image's start: off the thread's stack */
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	const char *base = "process";
 	if (n > 0) {
@@ -185,7 +185,7 @@ static int writer_fd(int fd)
 int gt_session_open(int *origin, struct gt_trace_file *file)
 {
 	const char *session = secure_getenv(SESSION_VAR);
-	char path[PATH_MAX];
+	static char path[PATH_MAX]; /* only at the image's start: off the thread's stack */
 	int fd;
 
 	if (session)

@@ -17,20 +17,25 @@
  * thread's first allocation is made on its own stack) marks the top of
  * the thread's stack, and later steps never read above it: a step that
  * would is on another stack, or the stack has gone wrong, and the walk is
- * libunwind's (which checks memory before it reads). Only walks that end
- * at that top are remembered: the words they compare lie on the thread's
- * own stack, whose touched pages stay mapped as long as the thread lives.
+ * libunwind's. Only walks that end at that top are remembered: the words
+ * they compare lie on the thread's own stack, whose touched pages stay
+ * mapped as long as the thread lives.
  * So a walk goes on past the depth limit to the entry frame (at most
- * GT_WALK_MEMO_FRAMES; deeper stacks are walked to the limit only). Walks
- * on stacks of the program's own (coroutines) are never remembered: they
- * are walked in full, or left to libunwind where they end in a frame the
- * rules cannot follow (glibc's makecontext does). Within the bounds, the
- * reads are as safe as the modules' CFI is right. (A thread whose first allocation were made on a
- * stack of the program's own would take that stack's top instead: its
- * walks elsewhere would go to libunwind, or not be remembered.)
+ * GT_WALK_MEMO_FRAMES; deeper stacks are walked to the limit only).
+ * Within the bounds, the reads are as safe as the modules' CFI is right.
  *
  * A frame the rules cannot follow (a signal frame, code without CFI) ends
  * the walk with GT_WALK_UNABLE, and libunwind takes the whole stack.
+ *
+ * Once the thread's top is known, a walk that starts outside its stack (a
+ * coroutine's stack, a signal handler's alternate stack) is a foreign
+ * walk: never remembered, it reads only memory it has found readable
+ * first, and where it cannot go on it ends, with the frames it has.
+ * libunwind is not asked: it reads such stacks without a check, and
+ * crashed on the guard page above a coroutine's stack; its frames also
+ * took more of a small alternate stack than was left. (A thread whose
+ * first walk to an end were on a stack of the program's own would take
+ * that stack's top instead: its walks on its own stack would be foreign.)
  */
 #include "stack_walk.h"
 #include "fork_guard.h"
@@ -44,6 +49,10 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
 
 struct frame {
 	uintptr_t ip; /* return address into this frame */
@@ -82,6 +91,36 @@ static int have_memo_key;
 
 /* A frame larger than this is a wrong rule; let libunwind judge. */
 #define GT_WALK_FRAME_MAX ((uintptr_t)1 << 28)
+
+/* A foreign walk reads at most this many pages above where it starts. */
+#define GT_WALK_FOREIGN_PAGES 16
+#define GT_WALK_PAGE	      4096u
+
+/*
+ * How far below its top a thread's own stack reaches: the stack size
+ * limit, which is the main thread's and other threads' default (set in
+ * gt_stack_walk_init). A thread made with a larger stack that goes deeper
+ * has its deep walks taken for foreign ones: bounded, never unsafe.
+ */
+static uintptr_t own_stack_span = (uintptr_t)8 << 20;
+
+/*
+ * The end of the memory readable from sp's page upwards, at most
+ * GT_WALK_FOREIGN_PAGES pages: process_vm_readv on the process itself
+ * reads one byte of each page, and stops at the first it cannot read,
+ * where a load would fault. sp's own page is readable: the walk is on it.
+ */
+static uintptr_t readable_top(uintptr_t sp)
+{
+	uintptr_t page = sp & ~(uintptr_t)(GT_WALK_PAGE - 1);
+	char sink[GT_WALK_FOREIGN_PAGES];
+	struct iovec local = {sink, sizeof(sink)}, remote[GT_WALK_FOREIGN_PAGES];
+	for (int i = 0; i < GT_WALK_FOREIGN_PAGES; i++)
+		remote[i] = (struct iovec){(void *)(page + (uintptr_t)i * GT_WALK_PAGE), 1};
+	long n = syscall(SYS_process_vm_readv, getpid(), &local, 1ul, remote,
+			 (unsigned long)GT_WALK_FOREIGN_PAGES, 0ul);
+	return page + (uintptr_t)(n > 1 ? n : 1) * GT_WALK_PAGE;
+}
 
 /*
  * Steps from f to its caller by rule r: fills f->rbp_slot and *caller.
@@ -152,6 +191,10 @@ static void release_memo(void *m)
 void gt_stack_walk_init(void)
 {
 	have_memo_key = !pthread_key_create(&memo_key, release_memo);
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur >= own_stack_span)
+		own_stack_span = (uintptr_t)rl.rlim_cur;
 }
 
 void gt_stack_walk_after_dlclose(void)
@@ -205,8 +248,14 @@ static int walk_once(uintptr_t *ips, int limit, uintptr_t own_start, uintptr_t o
 	/* To the stack's end, so that it can be remembered, unless it is too deep. */
 	int room = m->deep && m->deep % GT_WALK_DEEP_RETRY ? limit : GT_WALK_MEMO_FRAMES;
 	int n = 0, j = 0, reuse_from = 0, ended = 0;
+	uintptr_t here = (uintptr_t)__builtin_frame_address(0), top = m->stack_top;
+	int foreign = top && (here >= top || top - here > own_stack_span);
+	if (foreign) {
+		top = readable_top(here);
+		old_n = 0; /* remembered walks are of the thread's own stack */
+	}
 
-	if (first_caller(own_start, own_end, m->stack_top, &w[0]))
+	if (first_caller(own_start, own_end, top, &w[0]))
 		return GT_WALK_UNABLE;
 	for (;;) {
 		struct frame *f = &w[n];
@@ -215,6 +264,10 @@ static int walk_once(uintptr_t *ips, int limit, uintptr_t own_start, uintptr_t o
 		if (!r.kind) {
 			*missing = f->ip - 1;
 			return GT_WALK_MISSING;
+		}
+		if (r.kind == GT_RULE_OTHER && foreign) {
+			n++; /* the frame is known; its caller is not */
+			break;
 		}
 		if (r.kind == GT_RULE_OTHER)
 			return GT_WALK_UNABLE;
@@ -227,10 +280,11 @@ static int walk_once(uintptr_t *ips, int limit, uintptr_t own_start, uintptr_t o
 		if (n == room)
 			break;
 		struct frame *caller = &w[n];
-		if (step(f, r, m->stack_top, caller))
-			return GT_WALK_UNABLE;
-		if (caller->ip < GT_WALK_LOWEST_IP)
-			return GT_WALK_UNABLE; /* an end read from memory: libunwind's call */
+		if (step(f, r, top, caller) || caller->ip < GT_WALK_LOWEST_IP) {
+			if (foreign)
+				break;
+			return GT_WALK_UNABLE; /* for libunwind, as an end read from memory */
+		}
 
 		while (j < old_n && old[j].sp < caller->sp)
 			j++;
@@ -252,6 +306,8 @@ static int walk_once(uintptr_t *ips, int limit, uintptr_t own_start, uintptr_t o
 	int depth = n < limit ? n : limit;
 	for (int i = 0; i < depth; i++)
 		ips[i] = w[i].ip;
+	if (foreign)
+		return depth; /* neither remembered nor counted as deep */
 	if (ended && !m->stack_top)
 		m->stack_top = w[n - 1].sp;
 	if (ended && w[n - 1].sp == m->stack_top) {

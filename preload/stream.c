@@ -84,6 +84,9 @@ static struct {
 	uint64_t calls, drops;
 	uint64_t busy;	    /* calls counted by gt_stream_note_busy, not yet written (atomic) */
 	uint64_t tracer_ns; /* estimated time spent in the tracer (atomic) */
+	/* A THREAD, STACK or USAGE record's body being encoded: here, not on
+	 * the calling thread's stack, which may be small. */
+	uint8_t body[GT_STACK_BODY_MAX];
 } st = {.lock = GT_STREAM_LOCK_INITIALIZER};
 
 /*
@@ -571,8 +574,6 @@ int gt_stream_call(enum gt_fn fn, int timed, uint64_t t0, uint64_t t1,
 	int depth = gt_settings.stack_depth && fn != GT_FN_FREE
 			    ? gt_unwind(ips, (int)gt_settings.stack_depth)
 			    : 0;
-	uint8_t body[GT_STACK_BODY_MAX];
-
 	uint64_t flush_ns = 0;
 
 	identify_thread(); /* done already unless the image changed since */
@@ -598,8 +599,8 @@ int gt_stream_call(enum gt_fn fn, int timed, uint64_t t0, uint64_t t1,
 	}
 	put_busy();
 	if (self.serial != st.last_serial) {
-		uint8_t *end = gt_encode_thread_body(body, self.serial, self.tid);
-		put_record(GT_REC_THREAD, body, (size_t)(end - body));
+		uint8_t *end = gt_encode_thread_body(st.body, self.serial, self.tid);
+		put_record(GT_REC_THREAD, st.body, (size_t)(end - st.body));
 		st.last_serial = self.serial;
 	}
 	uint32_t stack_id = 0;
@@ -607,16 +608,17 @@ int gt_stream_call(enum gt_fn fn, int timed, uint64_t t0, uint64_t t1,
 	if (depth > 0) {
 		stack_id = gt_stacks_intern(ips, depth, &is_new);
 		if (is_new) {
-			uint8_t *end = gt_encode_stack_body(body, stack_id, (uint64_t)depth, ips);
-			put_record(GT_REC_STACK, body, (size_t)(end - body));
+			uint8_t *end =
+				gt_encode_stack_body(st.body, stack_id, (uint64_t)depth, ips);
+			put_record(GT_REC_STACK, st.body, (size_t)(end - st.body));
 		}
 	}
 	put_call(fn, timed, sampled, timed ? t0 : t1, t1 - t0, stack_id, args);
 	if (usage) { /* right behind its CALL, in the same block */
 		uint8_t *end = gt_encode_usage_body(
-			body, (uint64_t)usage->ru_minflt, (uint64_t)usage->ru_majflt,
+			st.body, (uint64_t)usage->ru_minflt, (uint64_t)usage->ru_majflt,
 			gt_timeval_ns(usage->ru_utime), gt_timeval_ns(usage->ru_stime));
-		put_record(GT_REC_USAGE, body, (size_t)(end - body));
+		put_record(GT_REC_USAGE, st.body, (size_t)(end - st.body));
 	}
 	st.calls++;
 	if (st.ended ||

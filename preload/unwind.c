@@ -60,13 +60,13 @@ int gt_called_by_unwinder(const void *return_address)
 	return a >= unwinder.start && a < unwinder.end;
 }
 
-int gt_unwind(uintptr_t *ips, int max)
+/*
+ * libunwind's walk, apart: its buffer and libunwind's own frames (a
+ * cursor, a context) take kilobytes of a stack that may be small, which
+ * the common case, our own walk, does not reserve.
+ */
+static __attribute__((noinline)) int libunwind_walk(uintptr_t *ips, int max)
 {
-	if (gt_fork_guard_lost())
-		return 0;
-	int depth = gt_stack_walk(ips, max, self.start, self.end);
-	if (depth >= 0)
-		return depth;
 	void *raw[GT_MAX_STACK_DEPTH + 8];
 	int skip_room = 8; /* our own frames: hook, gt_stream_call, gt_unwind */
 	gt_fork_guard_enter();
@@ -77,8 +77,16 @@ int gt_unwind(uintptr_t *ips, int max)
 	int first = 0;
 	while (first < n && (uintptr_t)raw[first] >= self.start && (uintptr_t)raw[first] < self.end)
 		first++;
-	depth = 0;
+	int depth = 0;
 	for (int i = first; i < n && depth < max; i++)
 		ips[depth++] = (uintptr_t)raw[i];
 	return depth;
+}
+
+int gt_unwind(uintptr_t *ips, int max)
+{
+	if (gt_fork_guard_lost())
+		return 0;
+	int depth = gt_stack_walk(ips, max, self.start, self.end);
+	return depth >= 0 ? depth : libunwind_walk(ips, max);
 }

@@ -8,7 +8,8 @@
  * dlclose, a makecontext coroutine on a heap stack), so the walk mostly reuses
  * frames of its previous walk; a reuse that should not have happened
  * shows as a difference. A probe inside a signal handler (on the thread's
- * stack, or an alternate one) must either match or be left to libunwind.
+ * stack, or an alternate one) or on the coroutine must either match, or
+ * be left to libunwind, or give libunwind's first frames.
  */
 #define UNW_LOCAL_ONLY
 #include "../check.h"
@@ -94,8 +95,11 @@ __attribute__((noinline)) static void probe(int in_signal_handler)
 	while (a + same < n && b + same < m && ours[a + same] == theirs[b + same])
 		same++;
 	CHECK(a + same == n);
-	if (n < LIMIT)
-		CHECK(b + same == m); /* ours ended where libunwind's did */
+	/* Ours ended where libunwind's did; a walk off the thread's own stack
+	 * (a coroutine's, an alternate signal stack) may end sooner, where it
+	 * cannot go on: its frames are the first of libunwind's. */
+	if (n < LIMIT && !may_fail)
+		CHECK(b + same == m);
 
 	/* A shorter limit gives the first frames of the same walk. */
 	uintptr_t cut[LIMIT];
