@@ -13,7 +13,8 @@
  *   - execvpe, which macOS lacks but the execvp hook calls (to pass the
  *     run's environment on), is a PATH search with that environment;
  *   - the rest macOS lacks (memalign, pvalloc, reallocarray, mmap64,
- *     mremap, fexecve, glibc's __libc_start_main, pipe2: see each below)
+ *     mremap, fexecve, glibc's __libc_start_main, pipe2, prctl: see each
+ *     below)
  *     stay NULL and are not interposed: nothing on macOS calls them, so
  *     their hooks are never reached. read and close need no steering: the
  *     pipe that hooks_fd.c keeps off the program's descriptors is libunwind
@@ -40,7 +41,8 @@ extern char **environ;
  * mmap64 and mremap (Linux), fexecve (not in macOS), __libc_start_main
  * (glibc's start-up; on macOS main's return reaches the interposed exit),
  * system and popen (macOS's reach the interposed posix_spawn), pipe2,
- * read and close (hooks_fd.c, Linux only).
+ * read and close (hooks_fd.c, Linux only), prctl (hooks_sandbox.c, Linux
+ * only).
  */
 #define GT_DARWIN_HOOKS(X)                                                                         \
 	X(malloc)                                                                                  \

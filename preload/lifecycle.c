@@ -34,11 +34,14 @@ static int start(void)
 {
 	int origin = GT_ORIGIN_ROOT;
 	struct gt_trace_file file;
-	gt_log_start();
 	/* Only a root warns about settings: its descendants read the same ones. */
 	gt_settings_load(&gt_settings, secure_getenv("GITTRACE_SESSION") == NULL);
 	if (gt_session_open(&origin, &file))
 		return -1;
+	/* After the session: in an untraced run (a sandboxed parent's
+	 * child) the preload makes no system call. Warnings before it are
+	 * the start's, to the stderr the program starts with. */
+	gt_log_start();
 	gt_unwind_init();
 	gt_exec_env_init();
 	gt_image_id = gt_image_new_id();

@@ -55,7 +55,7 @@ static inline int gt_may_fit(uint64_t bytes)
 #define GT_AGAIN_IF_OUT_OF_MEMORY(failed, again)                                                   \
 	do {                                                                                       \
 		if (failed) {                                                                      \
-			gt_stream_give_back();                                                     \
+			gt_stream_give_back(GT_OUT_OF_MEMORY);                                     \
 			gt_real_begin();                                                           \
 			again;                                                                     \
 			gt_real_end();                                                             \

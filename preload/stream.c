@@ -349,7 +349,7 @@ static uintptr_t held_end(int c, uintptr_t page)
 	return ((uintptr_t)(st.col[c] + st.len[c]) + page - 1) & ~(page - 1);
 }
 
-void gt_stream_give_back(void)
+void gt_stream_give_back(const char *why)
 {
 	int saved_errno = errno;
 	int locked = lock_stream();
@@ -362,10 +362,7 @@ void gt_stream_give_back(void)
 		 * first block), and may get it there, so after it only the
 		 * pages that held bytes are ours to free.
 		 */
-		gt_disable(
-			"out of memory: tracing stopped and its buffers given back to the program "
-			"(a limit on address space, ulimit -v, counts them); the trace ends here",
-			NULL);
+		gt_disable(why, NULL);
 		uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), held[GT_COL_COUNT];
 		for (int c = 0; c < GT_COL_COUNT; c++) {
 			held[c] = held_end(c, page);

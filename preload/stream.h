@@ -106,14 +106,19 @@ void gt_stream_flush(void);
 void gt_stream_set_ended(int ended);
 
 /*
- * For a hook whose real call failed with ENOMEM: writes what the buffer
- * holds, stops tracing with one warning, and gives the buffer and the
- * compressor back to the system (about 11 MiB of address space at the
- * default buffer size, which a limit such as `ulimit -v` counts), for the
- * call to be made again. Every later call is dropped. errno is kept.
- * Called with the guard held.
+ * Writes what the buffer holds, stops tracing with the warning why (a
+ * string), and gives the buffer and the compressor back to the system
+ * (about 11 MiB of address space at the default buffer size, which a limit
+ * such as `ulimit -v` counts). For a hook whose real call failed with
+ * ENOMEM (GT_OUT_OF_MEMORY), so that it can be made again, and before the
+ * program enters a sandbox (hooks_sandbox.c). Every later call is dropped.
+ * errno is kept. Called with the guard held.
  */
-void gt_stream_give_back(void);
+void gt_stream_give_back(const char *why);
+
+#define GT_OUT_OF_MEMORY                                                                           \
+	"out of memory: tracing stopped and its buffers given back to the program "                \
+	"(a limit on address space, ulimit -v, counts them); the trace ends here"
 
 /* Sets up the stream for a new image (at start and in a forked child). */
 int gt_stream_init(uint64_t image_id);

@@ -1,0 +1,30 @@
+# sandbox.sh: a program that enters a seccomp sandbox which kills it on
+# the system calls the tracer writes with (tests/progs/sandboxed.c) runs as
+# it does untraced. The tracer writes what it holds and stops before the
+# sandbox, with one warning; before, the program was killed (SIGSYS) at
+# the tracer's next block.
+#
+# usage: bash sandbox.sh PRELOAD REPORT SANDBOXED WORKDIR
+. "$(dirname "$0")/../lib.sh"
+
+[ $# -eq 4 ] || fail "usage: sandbox.sh PRELOAD REPORT SANDBOXED WORKDIR"
+preload=$1 report=$2 prog=$3 work=$4
+fresh_dir "$work"
+
+run_status "$work/plain" "$prog"
+check_eq "untraced run's status" 0 "$(cat "$work/plain.status")"
+for mode in stacks counting; do
+	depth=32
+	[ "$mode" = stacks ] || depth=0
+	GITTRACE_OUTPUT=$work/$mode.zst GITTRACE_STACK_DEPTH=$depth \
+		run_status "$work/$mode" run_traced "$preload" "$prog"
+	same_outcome "$mode" "$work/plain" "$work/$mode" 1
+	check_grep "$mode: the warning says why" "^gittrace: the program enters a seccomp sandbox" \
+		"$work/$mode.stderr"
+	"$report" --dump "$work/$mode.zst" >"$work/$mode.dump"
+	check_eq "$mode: the allocation before the sandbox" 1 \
+		"$(grep -c " CALL fn=malloc .* size=4324 " "$work/$mode.dump" || true)"
+	"$report" --json "$work/$mode.zst" >"$work/$mode.json"
+	check_eq "$mode: the trace ends at the sandbox" false "$(jq .trace.complete "$work/$mode.json")"
+done
+finish
