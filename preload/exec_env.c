@@ -73,9 +73,14 @@ void gt_exec_env_measure(char *const envp[], struct gt_exec_env *e)
 	const char *preload = NULL;
 	size_t n = 0;
 	e->preload_index = SIZE_MAX;
+	e->session_index = SIZE_MAX;
 	for (; envp && envp[n]; n++) {
 		if (!strncmp(envp[n], session, name_len)) {
 			has_session = 1;
+			/* The run's path, inherited, where this process stopped the
+			 * run (a sandbox, a file it could not open): "-" instead. */
+			if (!traced_session() && strcmp(envp[n], session))
+				e->session_index = n;
 		} else if (!strncmp(envp[n], PRELOAD_VAR, strlen(PRELOAD_VAR))) {
 			/* The loader takes the last one. */
 			preload = envp[n] + strlen(PRELOAD_VAR);
@@ -88,7 +93,7 @@ void gt_exec_env_measure(char *const envp[], struct gt_exec_env *e)
 		e->preload_len = strlen(PRELOAD_VAR) + strlen(self_path) +
 				 (preload && *preload ? 1 + strlen(preload) : 0) + 1;
 	}
-	if (e->add_session || e->preload_len)
+	if (e->add_session || e->preload_len || e->session_index != SIZE_MAX)
 		e->slots = n + 3; /* the session, LD_PRELOAD if new, NULL */
 }
 
@@ -107,8 +112,14 @@ char *const *gt_exec_env_build(char *const envp[], const struct gt_exec_env *e, 
 		}
 	}
 	size_t n = 0;
-	for (size_t i = 0; envp && envp[i]; i++)
-		slots[n++] = e->preload_len && i == e->preload_index ? preload_buf : envp[i];
+	for (size_t i = 0; envp && envp[i]; i++) {
+		if (e->preload_len && i == e->preload_index)
+			slots[n++] = preload_buf;
+		else if (i == e->session_index)
+			slots[n++] = (char *)gt_session_env();
+		else
+			slots[n++] = envp[i];
+	}
 	if (e->preload_len && e->preload_index == SIZE_MAX)
 		slots[n++] = preload_buf;
 	if (e->add_session)

@@ -43,4 +43,14 @@ typedef off_t off64_t;
  */
 void gt_resolve_real(void);
 
+/*
+ * Whether the program's calls of malloc reach libgittrace's hook, after
+ * gt_resolve_real(): not when another allocator comes before it in
+ * LD_PRELOAD, or the program defines malloc itself. There, the tracer's
+ * work inside a hook (libdw reading a module's call frame information)
+ * allocated from that allocator while it held its own lock: the program
+ * hung at its start.
+ */
+int gt_hooks_in_front(void);
+
 #endif /* GT_INTERPOSE_H */

@@ -97,6 +97,11 @@ void gt_resolve_real(void)
 	gt_real_call_guard = GT_GUARD_HOOK;
 }
 
+int gt_hooks_in_front(void)
+{
+	return 1; /* the interpose table, not an order, binds the calls */
+}
+
 struct gt_interpose {
 	const void *replacement;
 	const void *original;

@@ -61,6 +61,15 @@ static int served_by_libc(void)
 	return o.object[0] != NULL;
 }
 
+int gt_hooks_in_front(void)
+{
+	/* Where the name malloc leads in the global search order: this object? */
+	Dl_info first, self;
+	void *found = dlsym(RTLD_DEFAULT, "malloc");
+	return found && dladdr(found, &first) && dladdr((void *)gt_hooks_in_front, &self) &&
+	       first.dli_fbase == self.dli_fbase;
+}
+
 /* 0: not yet, 1: a thread is resolving, 2: done. */
 static int resolve_state;
 

@@ -34,6 +34,14 @@ static int start(void)
 {
 	int origin = GT_ORIGIN_ROOT;
 	struct gt_trace_file file;
+	if (!gt_hooks_in_front()) {
+		gt_disable(
+			"another malloc comes before libgittrace.so's (an allocator earlier in "
+			"LD_PRELOAD, or the program's own): running untraced; put libgittrace.so "
+			"first in LD_PRELOAD",
+			NULL);
+		return -1;
+	}
 	/* Only a root warns about settings: its descendants read the same ones. */
 	gt_settings_load(&gt_settings, secure_getenv("GITTRACE_SESSION") == NULL);
 	if (gt_session_open(&origin, &file))

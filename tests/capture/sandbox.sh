@@ -2,7 +2,9 @@
 # the system calls the tracer writes with (tests/progs/sandboxed.c) runs as
 # it does untraced. The tracer writes what it holds and stops before the
 # sandbox, with one warning; before, the program was killed (SIGSYS) at
-# the tracer's next block.
+# the tracer's next block. A program the sandboxed one starts, which
+# inherits the filter, is not traced: started by a shell (so that the run's
+# path was in its environment), it was killed at its tracer's start.
 #
 # usage: bash sandbox.sh PRELOAD REPORT SANDBOXED WORKDIR
 . "$(dirname "$0")/../lib.sh"
@@ -27,4 +29,10 @@ for mode in stacks counting; do
 	"$report" --json "$work/$mode.zst" >"$work/$mode.json"
 	check_eq "$mode: the trace ends at the sandbox" false "$(jq .trace.complete "$work/$mode.json")"
 done
+
+run_status "$work/exec.plain" sh -c "\"$prog\" exec; echo status \$?"
+GITTRACE_OUTPUT=$work/exec.zst run_status "$work/exec.traced" run_traced "$preload" \
+	sh -c "\"$prog\" exec; echo status \$?"
+check_grep "exec: echo ran in the sandbox" "^echo in the sandbox$" "$work/exec.plain.stdout"
+same_outcome "exec" "$work/exec.plain" "$work/exec.traced" 1
 finish

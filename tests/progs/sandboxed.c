@@ -1,9 +1,13 @@
 /*
- * Allocates, enters a seccomp sandbox that kills the process on any
- * system call but the few it needs (write, the heap's, exit), allocates
- * on inside it and prints what it did. The capture test sandbox.sh checks
- * that the tracer stopped before the sandbox, instead of being killed in
- * it at its next write.
+ * Allocates, enters a seccomp sandbox and goes on in it; the capture test
+ * sandbox.sh checks that the tracer stopped before the sandbox, instead
+ * of being killed in it at its next system call.
+ *
+ *   sandboxed          the sandbox kills the process on any system call
+ *                      but the few it needs (write, the heap's, exit); it
+ *                      allocates on inside, and prints what it did
+ *   sandboxed exec     the sandbox kills on fcntl and getrusage only (a
+ *                      tracer's, at a program's start); it runs echo
  */
 #include <linux/audit.h>
 #include <linux/filter.h>
@@ -11,8 +15,10 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <unistd.h>
 
 #define BEFORE_SIZE 4324 /* the size the test finds in the trace */
 
@@ -22,12 +28,45 @@ static void *volatile kept; /* so that no allocation is elided */
 	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1),                                           \
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
 
-int main(void)
+#define KILL(nr)                                                                                   \
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1),                                           \
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS)
+
+static int enter(struct sock_filter *filter, unsigned short len)
+{
+	struct sock_fprog prog = {len, filter};
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog)) {
+		perror("seccomp");
+		return 1;
+	}
+	return 0;
+}
+
+/* The child a sandboxed process starts inherits the filter. */
+static int run_echo(void)
+{
+	struct sock_filter filter[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		KILL(SYS_fcntl),
+		KILL(SYS_getrusage),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	if (enter(filter, sizeof(filter) / sizeof(filter[0])))
+		return 1;
+	execl("/bin/echo", "echo", "echo in the sandbox", (char *)NULL);
+	perror("exec");
+	return 127;
+}
+
+int main(int argc, char **argv)
 {
 	kept = malloc(BEFORE_SIZE);
 	free(kept);
 	printf("before the sandbox\n");
 	fflush(stdout);
+	if (argc == 2 && !strcmp(argv[1], "exec"))
+		return run_echo();
 	struct sock_filter filter[] = {
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
 		ALLOW(SYS_write),
@@ -43,12 +82,8 @@ int main(void)
 		ALLOW(SYS_fstat),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
 	};
-	struct sock_fprog prog = {sizeof(filter) / sizeof(filter[0]), filter};
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog)) {
-		perror("seccomp");
+	if (enter(filter, sizeof(filter) / sizeof(filter[0])))
 		return 1;
-	}
 	int n = 0;
 	for (; n < 100000; n++) {
 		kept = malloc((size_t)n % 5000 + 1);

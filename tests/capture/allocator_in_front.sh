@@ -1,0 +1,36 @@
+# allocator_in_front.sh: where another malloc comes before libgittrace's
+# hooks, the program runs untraced, with one warning that says why. A
+# program's own allocator (tests/progs/own_malloc.c), and jemalloc before
+# libgittrace in LD_PRELOAD, hung the program at its start: the tracer's
+# work inside its mmap hook (libdw reading a module's frame rules)
+# allocated from that allocator while it held its own lock.
+#
+# usage: bash allocator_in_front.sh PRELOAD REPORT OWN_MALLOC WORKDIR
+. "$(dirname "$0")/../lib.sh"
+
+[ $# -eq 4 ] || fail "usage: allocator_in_front.sh PRELOAD REPORT OWN_MALLOC WORKDIR"
+preload=$1 prog=$3 work=$4
+fresh_dir "$work"
+
+# in_front NAME CMD...: CMD untraced and traced (a hang fails, not waits)
+# agree, but for the one warning.
+in_front() {
+	local name=$1
+	shift
+	run_status "$work/$name.plain" timeout -s KILL 60 "$@"
+	check_eq "$name: untraced run's status" 0 "$(cat "$work/$name.plain.status")"
+	GITTRACE_OUTPUT=$work/$name.zst run_status "$work/$name.traced" \
+		timeout -s KILL 60 env LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$preload" "$@"
+	same_outcome "$name" "$work/$name.plain" "$work/$name.traced" 1
+	check_grep "$name: the warning says why" "another malloc comes before libgittrace" \
+		"$work/$name.traced.stderr"
+}
+
+in_front own-malloc "$prog"
+if has_library libjemalloc.so.2; then
+	jemalloc=$(ldconfig -p | awk '$1 == "libjemalloc.so.2" { print $NF; exit }')
+	LD_PRELOAD=$jemalloc in_front jemalloc-first sh -c 'echo jemalloc in front'
+else
+	echo "jemalloc not installed: its case left out (scripts/install-deps.sh installs it)"
+fi
+finish
