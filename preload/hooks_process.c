@@ -58,22 +58,64 @@ static void need_real(void)
 }
 
 /*
- * Declares env: envp with what keeps the new program in the traced run
- * (exec_env.c), in arrays on the stack (no allocation).
+ * A new environment's arrays: on the stack where they fit in GT_ENV_ROOM
+ * bytes, as nearly every environment does, else in the tracer's pages: an
+ * environment of 20,000 entries, built on a thread's small stack,
+ * overflowed it. A vfork child could not give pages back once its exec
+ * succeeded (they would stay in its parent's memory): there, a larger
+ * environment goes on as the program made it.
  */
+#define GT_ENV_ROOM 2048
+
+struct new_env {
+	char *const *env; /* what the real call gets */
+	void *pages;	  /* the arrays, if not on the stack */
+	size_t pages_len;
+};
+
+static char *const *new_env_in(struct new_env *e, char *const envp[], char *room)
+{
+	struct gt_exec_env need;
+	gt_exec_env_measure(envp, &need);
+	memset(e, 0, sizeof(*e));
+	e->env = envp;
+	size_t slots_len = need.slots * sizeof(char *), len = slots_len + need.preload_len;
+	char *arrays = room;
+	if (len > GT_ENV_ROOM) {
+		int err = errno;
+		arrays = gt_stream_is_ours() ? gt_pages(len) : NULL;
+		errno = err;
+		if (!arrays)
+			return e->env;
+		e->pages = arrays;
+		e->pages_len = len;
+	}
+	return e->env = gt_exec_env_build(envp, &need, (char **)arrays, arrays + slots_len);
+}
+
+/* After the real call returned: its result and errno stay. */
+static void new_env_out(const struct new_env *e)
+{
+	int err = errno;
+	if (e->pages)
+		gt_pages_free(e->pages, e->pages_len);
+	errno = err;
+}
+
+/* Declares env: envp with what keeps the new program in the traced run (exec_env.c). */
 #define GT_SESSION_ENV(env, envp)                                                                  \
-	struct gt_exec_env env##_need;                                                             \
-	gt_exec_env_measure(envp, &env##_need);                                                    \
-	char *env##_slots[env##_need.slots ? env##_need.slots : 1];                                \
-	char env##_preload[env##_need.preload_len ? env##_need.preload_len : 1];                   \
-	char *const *env = gt_exec_env_build(envp, &env##_need, env##_slots, env##_preload)
+	_Alignas(char *) char env##_room[GT_ENV_ROOM];                                             \
+	struct new_env env##_new;                                                                  \
+	char *const *env = new_env_in(&env##_new, envp, env##_room)
 
 GT_EXPORT int GT_HOOK_NAME(execve)(const char *path, char *const argv[], char *const envp[])
 {
 	need_real();
 	GT_SESSION_ENV(env, envp);
 	before_exec();
-	return after_failed_exec(gt_real_execve(path, argv, env));
+	int ret = after_failed_exec(gt_real_execve(path, argv, env));
+	new_env_out(&env_new);
+	return ret;
 }
 
 /* execv and execvp use environ: they become execve and execvpe with it. */
@@ -82,7 +124,9 @@ GT_EXPORT int GT_HOOK_NAME(execv)(const char *path, char *const argv[])
 	need_real();
 	GT_SESSION_ENV(env, environ);
 	before_exec();
-	return after_failed_exec(gt_real_execve(path, argv, env));
+	int ret = after_failed_exec(gt_real_execve(path, argv, env));
+	new_env_out(&env_new);
+	return ret;
 }
 
 GT_EXPORT int GT_HOOK_NAME(execvp)(const char *file, char *const argv[])
@@ -90,7 +134,9 @@ GT_EXPORT int GT_HOOK_NAME(execvp)(const char *file, char *const argv[])
 	need_real();
 	GT_SESSION_ENV(env, environ);
 	before_exec();
-	return after_failed_exec(gt_real_execvpe(file, argv, env));
+	int ret = after_failed_exec(gt_real_execvpe(file, argv, env));
+	new_env_out(&env_new);
+	return ret;
 }
 
 GT_EXPORT int GT_HOOK_NAME(execvpe)(const char *file, char *const argv[], char *const envp[])
@@ -98,7 +144,9 @@ GT_EXPORT int GT_HOOK_NAME(execvpe)(const char *file, char *const argv[], char *
 	need_real();
 	GT_SESSION_ENV(env, envp);
 	before_exec();
-	return after_failed_exec(gt_real_execvpe(file, argv, env));
+	int ret = after_failed_exec(gt_real_execvpe(file, argv, env));
+	new_env_out(&env_new);
+	return ret;
 }
 
 GT_EXPORT int GT_HOOK_NAME(fexecve)(int fd, char *const argv[], char *const envp[])
@@ -106,7 +154,9 @@ GT_EXPORT int GT_HOOK_NAME(fexecve)(int fd, char *const argv[], char *const envp
 	need_real();
 	GT_SESSION_ENV(env, envp);
 	before_exec();
-	return after_failed_exec(gt_real_fexecve(fd, argv, env));
+	int ret = after_failed_exec(gt_real_fexecve(fd, argv, env));
+	new_env_out(&env_new);
+	return ret;
 }
 
 /* A spawned program is a new image of a new process: nothing ends here. */
@@ -117,7 +167,9 @@ GT_EXPORT int GT_HOOK_NAME(posix_spawn)(pid_t *pid, const char *path,
 {
 	need_real();
 	GT_SESSION_ENV(env, envp);
-	return gt_real_posix_spawn(pid, path, actions, attr, argv, env);
+	int ret = gt_real_posix_spawn(pid, path, actions, attr, argv, env);
+	new_env_out(&env_new);
+	return ret;
 }
 
 GT_EXPORT int GT_HOOK_NAME(posix_spawnp)(pid_t *pid, const char *file,
@@ -127,7 +179,9 @@ GT_EXPORT int GT_HOOK_NAME(posix_spawnp)(pid_t *pid, const char *file,
 {
 	need_real();
 	GT_SESSION_ENV(env, envp);
-	return gt_real_posix_spawnp(pid, file, actions, attr, argv, env);
+	int ret = gt_real_posix_spawnp(pid, file, actions, attr, argv, env);
+	new_env_out(&env_new);
+	return ret;
 }
 
 /*
@@ -138,29 +192,31 @@ GT_EXPORT int GT_HOOK_NAME(posix_spawnp)(pid_t *pid, const char *file,
  * gets a copy as it starts), and the program's own environment comes back
  * after. A thread that reads the environment meanwhile sees the run's
  * entries as well; one that changes it (setenv) keeps its change, and with
- * it the LD_PRELOAD entry if one was added, which then stays allocated.
+ * it the run's entries, whose pages then stay allocated.
  */
 struct environ_swap {
-	char **own;    /* the program's environ; NULL: left alone */
-	char **ours;   /* what environ holds for the call */
-	char *preload; /* a new LD_PRELOAD entry (gt_pages), or NULL */
-	size_t preload_len;
+	char **own;  /* the program's environ; NULL: left alone */
+	char **ours; /* what environ holds for the call: in pages of its own */
+	size_t len;  /* of those pages (the entries, then a new LD_PRELOAD entry) */
 };
 
-/* Points environ at its own entries plus what need says the run needs, built in slots. */
-static void swap_environ_in(struct environ_swap *s, const struct gt_exec_env *need, char **slots)
+/* Points environ at its own entries plus what the run needs. */
+static void swap_environ_in(struct environ_swap *s)
 {
+	struct gt_exec_env need;
+	gt_exec_env_measure(environ, &need);
 	memset(s, 0, sizeof(*s));
-	if (!need->slots)
+	if (!need.slots)
 		return;
 	int err = errno;
-	s->preload_len = need->preload_len;
-	s->preload = s->preload_len ? gt_pages(s->preload_len) : NULL;
+	size_t slots_len = need.slots * sizeof(char *);
+	char *arrays = gt_pages(slots_len + need.preload_len);
 	errno = err;
-	if (s->preload_len && !s->preload)
+	if (!arrays)
 		return; /* the shell goes untraced, as before this hook */
 	s->own = environ;
-	s->ours = (char **)gt_exec_env_build(environ, need, slots, s->preload);
+	s->ours = (char **)gt_exec_env_build(environ, &need, (char **)arrays, arrays + slots_len);
+	s->len = slots_len + need.preload_len;
 	environ = s->ours;
 }
 
@@ -170,18 +226,15 @@ static void swap_environ_out(const struct environ_swap *s)
 		return; /* nothing swapped, or the program set an environment since */
 	environ = s->own;
 	int err = errno;
-	gt_pages_free(s->preload, s->preload_len);
+	gt_pages_free(s->ours, s->len);
 	errno = err;
 }
 
 /* Declares swap: environ as the run needs it, until swap_environ_out(&swap). */
 #define GT_RUN_ENVIRON(swap)                                                                       \
 	need_real();                                                                               \
-	struct gt_exec_env swap##_need;                                                            \
-	gt_exec_env_measure(environ, &swap##_need);                                                \
-	char *swap##_slots[swap##_need.slots ? swap##_need.slots : 1];                             \
 	struct environ_swap swap;                                                                  \
-	swap_environ_in(&swap, &swap##_need, swap##_slots)
+	swap_environ_in(&swap)
 
 GT_EXPORT int GT_HOOK_NAME(system)(const char *command)
 {

@@ -43,6 +43,14 @@ check_grep "min-thread: the mapped file's long path" "path=$map_file" \
 	"$work/min-thread.stacks.dump"
 case_of altstack 4322 altstack
 case_of coroutine 4323 coroutine
+# A new environment's arrays were built on the stack, whatever their size.
+run_status "$work/big-env.plain" "$prog" big-env
+check_eq "big-env: untraced run's status" 0 "$(cat "$work/big-env.plain.status")"
+GITTRACE_OUTPUT=$work/big-env.zst run_status "$work/big-env.traced" run_traced "$preload" "$prog" \
+	big-env
+same_outcome "big-env" "$work/big-env.plain" "$work/big-env.traced" 0
+check_eq "big-env: the spawned true is traced" 1 \
+	"$("$report" --json "$work/big-env.zst" | jq '[.processes[] | select(.argv == ["true"])] | length')"
 # The coroutine's stack ends where it cannot be read: its walks stop there.
 check_grep "coroutine: stacks of its calls" "STACK id=[0-9]+ depth=[1-9].*coroutine" \
 	"$work/coroutine.stacks.dump"

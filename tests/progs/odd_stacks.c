@@ -7,6 +7,10 @@
  *                               libm
  *   odd_stacks altstack         a signal handler on an alternate stack of
  *                               8 KiB, above a page it cannot touch, allocates
+ *   odd_stacks big-env          a thread of 64 KiB of stack starts true
+ *                               with 20,000 environment entries, and the
+ *                               main thread execs it with 3,000,000 (which
+ *                               fails: too long), then goes on
  *   odd_stacks coroutine        code on a stack of the program's own, just
  *                               below a page it cannot touch, whose top word
  *                               is a return address into a function with a
@@ -20,16 +24,19 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define CALLS	       1000
@@ -81,6 +88,48 @@ static int run_min_thread(const char *path)
 	printf("min-thread: %d calls, maps and a dlopen on %d bytes of stack\n", CALLS,
 	       (int)PTHREAD_STACK_MIN);
 	return result != NULL;
+}
+
+/* n entries of "A=1", from the heap. */
+static char **big_env(size_t n)
+{
+	static char entry[] = "A=1";
+	char **env = malloc((n + 1) * sizeof(*env));
+	for (size_t i = 0; env && i < n; i++)
+		env[i] = entry;
+	if (env)
+		env[n] = NULL;
+	return env;
+}
+
+static void *spawn_with_big_env(void *arg)
+{
+	(void)arg;
+	char *argv[] = {"true", NULL}, **env = big_env(20000);
+	pid_t pid;
+	int status = -1;
+	if (!env || posix_spawn(&pid, "/bin/true", NULL, NULL, argv, env) ||
+	    waitpid(pid, &status, 0) != pid)
+		return (void *)1;
+	return status == 0 ? NULL : (void *)1;
+}
+
+static int run_big_env(void)
+{
+	pthread_attr_t attr;
+	pthread_t t;
+	void *result = (void *)1;
+	if (pthread_attr_init(&attr) || pthread_attr_setstacksize(&attr, 64 << 10) ||
+	    pthread_create(&t, &attr, spawn_with_big_env, NULL) || pthread_join(t, &result) ||
+	    result)
+		return 1;
+	char *argv[] = {"true", NULL}, **env = big_env(3000000);
+	if (!env)
+		return 1;
+	execve("/bin/true", argv, env);
+	printf("big-env: a spawn with 20000 entries; an exec with 3000000 failed: %s\n",
+	       strerror(errno));
+	return 0;
 }
 
 static volatile sig_atomic_t handled;
@@ -159,8 +208,10 @@ int main(int argc, char **argv)
 		return run_min_thread(argv[2]);
 	if (argc == 2 && !strcmp(argv[1], "altstack"))
 		return run_altstack();
+	if (argc == 2 && !strcmp(argv[1], "big-env"))
+		return run_big_env();
 	if (argc == 2 && !strcmp(argv[1], "coroutine"))
 		return run_coroutine();
-	fprintf(stderr, "usage: odd_stacks min-thread FILE | altstack | coroutine\n");
+	fprintf(stderr, "usage: odd_stacks min-thread FILE | altstack | big-env | coroutine\n");
 	return 2;
 }
