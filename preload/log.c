@@ -22,8 +22,10 @@ void gt_log_start(void)
 {
 	struct stat st;
 	stderr_at_start.open = fstat(STDERR_FILENO, &st) == 0;
-	stderr_at_start.dev = st.st_dev;
-	stderr_at_start.ino = st.st_ino;
+	if (stderr_at_start.open) {
+		stderr_at_start.dev = st.st_dev;
+		stderr_at_start.ino = st.st_ino;
+	}
 	stderr_at_start.known = 1;
 }
 
