@@ -232,7 +232,7 @@ static struct memo *thread_memo(void)
 #define GT_WALK_MISSING (-2)
 
 static int walk_once(uintptr_t *ips, int limit, uintptr_t own_start, uintptr_t own_end,
-		     uintptr_t *missing)
+		     uintptr_t *missing, int *foreign_walk)
 {
 	struct memo *m = thread_memo();
 	if (!m || limit > GT_WALK_MEMO_FRAMES)
@@ -250,13 +250,14 @@ static int walk_once(uintptr_t *ips, int limit, uintptr_t own_start, uintptr_t o
 	int n = 0, j = 0, reuse_from = 0, ended = 0;
 	uintptr_t here = (uintptr_t)__builtin_frame_address(0), top = m->stack_top;
 	int foreign = top && (here >= top || top - here > own_stack_span);
+	*foreign_walk = foreign;
 	if (foreign) {
 		top = readable_top(here);
 		old_n = 0; /* remembered walks are of the thread's own stack */
 	}
 
 	if (first_caller(own_start, own_end, top, &w[0]))
-		return GT_WALK_UNABLE;
+		return foreign ? 0 : GT_WALK_UNABLE;
 	for (;;) {
 		struct frame *f = &w[n];
 		/* A return address is looked up inside its call. */
@@ -327,9 +328,10 @@ static int walk_once(uintptr_t *ips, int limit, uintptr_t own_start, uintptr_t o
  */
 int gt_stack_walk(uintptr_t *ips, int limit, uintptr_t own_start, uintptr_t own_end)
 {
+	int foreign = 0;
 	for (int tries = 0; tries <= GT_WALK_MEMO_FRAMES; tries++) {
 		uintptr_t missing = 0;
-		int n = walk_once(ips, limit, own_start, own_end, &missing);
+		int n = walk_once(ips, limit, own_start, own_end, &missing, &foreign);
 		if (n != GT_WALK_MISSING)
 			return n;
 		gt_fork_guard_enter();
@@ -338,5 +340,6 @@ int gt_stack_walk(uintptr_t *ips, int limit, uintptr_t own_start, uintptr_t own_
 		if (failed)
 			break;
 	}
-	return GT_WALK_UNABLE;
+	/* Never libunwind on a foreign stack (above): no frames rather than that. */
+	return foreign ? 0 : GT_WALK_UNABLE;
 }

@@ -21,10 +21,14 @@ void gt_stack_walk_after_dlclose(void);
  * Fills ips with return addresses, innermost first, at most limit of
  * them, starting with the first frame outside [own_start, own_end): the
  * tracer's own code, built with frame pointers. Returns how many, or
- * GT_WALK_UNABLE. Most walks take no lock, allocate nothing and make no
- * system call. A thread's first walk maps the memory its walks are kept
- * in (gt_pages) and registers it to be freed at thread exit; a frame
- * never seen has its rule read under the fork guard (fork_guard.h).
+ * GT_WALK_UNABLE; a walk off the thread's own stack (a coroutine's, an
+ * alternate signal stack) returns the frames it could read, never
+ * GT_WALK_UNABLE, as libunwind would read that stack unchecked. Most walks
+ * take no lock, allocate nothing and make no system call; a walk off the
+ * thread's stack makes one (process_vm_readv). A thread's first walk maps
+ * the memory its walks are kept in (gt_pages) and registers it to be freed
+ * at thread exit; a frame never seen has its rule read under the fork
+ * guard (fork_guard.h).
  */
 int gt_stack_walk(uintptr_t *ips, int limit, uintptr_t own_start, uintptr_t own_end);
 
