@@ -73,15 +73,18 @@ struct new_env {
 	size_t pages_len;
 };
 
+/* envp plus the run's entries, in room (GT_ENV_ROOM bytes) or, with room NULL, in pages. */
 static char *const *new_env_in(struct new_env *e, char *const envp[], char *room)
 {
 	struct gt_exec_env need;
 	gt_exec_env_measure(envp, &need);
 	memset(e, 0, sizeof(*e));
 	e->env = envp;
+	if (!need.slots)
+		return e->env;
 	size_t slots_len = need.slots * sizeof(char *), len = slots_len + need.preload_len;
 	char *arrays = room;
-	if (len > GT_ENV_ROOM) {
+	if (!room || len > GT_ENV_ROOM) {
 		int err = errno;
 		arrays = gt_stream_is_ours() ? gt_pages(len) : NULL;
 		errno = err;
@@ -195,39 +198,26 @@ GT_EXPORT int GT_HOOK_NAME(posix_spawnp)(pid_t *pid, const char *file,
  * it the run's entries, whose pages then stay allocated.
  */
 struct environ_swap {
-	char **own;  /* the program's environ; NULL: left alone */
-	char **ours; /* what environ holds for the call: in pages of its own */
-	size_t len;  /* of those pages (the entries, then a new LD_PRELOAD entry) */
+	char **own;	     /* the program's environ; NULL: left alone */
+	struct new_env ours; /* what environ holds for the call: in pages of its own */
 };
 
 /* Points environ at its own entries plus what the run needs. */
 static void swap_environ_in(struct environ_swap *s)
 {
-	struct gt_exec_env need;
-	gt_exec_env_measure(environ, &need);
-	memset(s, 0, sizeof(*s));
-	if (!need.slots)
-		return;
-	int err = errno;
-	size_t slots_len = need.slots * sizeof(char *);
-	char *arrays = gt_pages(slots_len + need.preload_len);
-	errno = err;
-	if (!arrays)
-		return; /* the shell goes untraced, as before this hook */
+	s->own = NULL;
+	if (new_env_in(&s->ours, environ, NULL) == environ)
+		return; /* nothing to add, or no pages: the shell goes untraced */
 	s->own = environ;
-	s->ours = (char **)gt_exec_env_build(environ, &need, (char **)arrays, arrays + slots_len);
-	s->len = slots_len + need.preload_len;
-	environ = s->ours;
+	environ = (char **)s->ours.env;
 }
 
 static void swap_environ_out(const struct environ_swap *s)
 {
-	if (!s->own || environ != s->ours)
+	if (!s->own || environ != s->ours.env)
 		return; /* nothing swapped, or the program set an environment since */
 	environ = s->own;
-	int err = errno;
-	gt_pages_free(s->ours, s->len);
-	errno = err;
+	new_env_out(&s->ours);
 }
 
 /* Declares swap: environ as the run needs it, until swap_environ_out(&swap). */
