@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "ab/allocator.h"
 #include "ab/die.h"
@@ -20,6 +19,7 @@
 #include "measure.h"
 #include "output.h"
 #include "run.h"
+#include "scratch.h"
 
 #define DEFAULT_ROUNDS 5
 #define MAX_ROUNDS     1000
@@ -44,17 +44,6 @@ struct options {
 	int json;
 	const char *trace;
 };
-
-static char *tmpdir;
-static struct gt_replay_images images;
-
-/* At exit, also after a failure: no op stream outlives the run. */
-static void cleanup(void)
-{
-	gt_replay_images_release(&images);
-	if (tmpdir)
-		rmdir(tmpdir);
-}
 
 static long number(const char *arg, const char *what, long max)
 {
@@ -145,12 +134,9 @@ int main(int argc, char **argv)
 	parse(argc, argv, &o);
 	char *runner = gt_replay_runner_path();
 
-	const char *base = getenv("TMPDIR");
-	if (asprintf(&tmpdir, "%s/gittrace-replay.XXXXXX", base && *base ? base : "/tmp") < 0 ||
-	    !mkdtemp(tmpdir))
-		gt_die("cannot create a temporary directory in '%s'", base ? base : "/tmp");
-	atexit(cleanup);
-	gt_replay_extract(o.trace, tmpdir, o.pid, &images);
+	const char *scratch = gt_replay_scratch_open();
+	struct gt_replay_images images;
+	gt_replay_extract(o.trace, scratch, o.pid, &images);
 	if (!images.n) {
 		if (o.pid)
 			gt_die("nothing to replay: no image of pid %ld made malloc-family calls in "
@@ -183,6 +169,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < images.n; i++)
 		gt_replay_result_release(&results[i]);
 	free(results);
+	gt_replay_images_release(&images);
 	for (size_t a = 1; a < o.nalloc; a++)
 		free((char *)o.allocs[a].preload);
 	free(o.allocs);

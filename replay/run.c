@@ -6,9 +6,11 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -88,10 +90,14 @@ void gt_replay_run(const char *runner, const char *preload, const char *ops,
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		gt_die("cannot create a pipe: %s", strerror(errno));
 	fflush(NULL);
+	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0)
 		gt_die("cannot start the replayer: %s", strerror(errno));
 	if (pid == 0) {
+		/* A replay stopped by a signal takes its replayer with it. */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+			_exit(127);
 		dup2(fds[1], STDOUT_FILENO);
 		execve(runner, (char *[]){(char *)runner, (char *)ops, NULL}, env);
 		fprintf(stderr, "gittrace-replay: cannot run '%s': %s\n", runner, strerror(errno));
