@@ -5,6 +5,9 @@
 # the tracer's next block. A program the sandboxed one starts, which
 # inherits the filter, is not traced: started by a shell (so that the run's
 # path was in its environment), it was killed at its tracer's start.
+# The same sandbox entered through syscall(SYS_seccomp), as libseccomp
+# enters it, stops the tracer too, and libseccomp's probe of the kernel
+# before it does not: the allocation between the two is in the trace.
 #
 # usage: bash sandbox.sh PRELOAD REPORT SANDBOXED WORKDIR
 . "$(dirname "$0")/../lib.sh"
@@ -15,17 +18,24 @@ fresh_dir "$work"
 
 run_status "$work/plain" "$prog"
 check_eq "untraced run's status" 0 "$(cat "$work/plain.status")"
-for mode in stacks counting; do
-	depth=32
+run_status "$work/syscall.plain" "$prog" syscall
+check_eq "untraced run's status, through syscall()" 0 "$(cat "$work/syscall.plain.status")"
+for mode in stacks counting syscall; do
+	depth=32 args=()
 	[ "$mode" = stacks ] || depth=0
+	[ "$mode" != syscall ] || args=(syscall)
 	GITTRACE_OUTPUT=$work/$mode.zst GITTRACE_STACK_DEPTH=$depth \
-		run_status "$work/$mode" run_traced "$preload" "$prog"
-	same_outcome "$mode" "$work/plain" "$work/$mode" 1
+		run_status "$work/$mode" run_traced "$preload" "$prog" "${args[@]}"
+	plain=$work/plain
+	[ "$mode" != syscall ] || plain=$work/syscall.plain
+	same_outcome "$mode" "$plain" "$work/$mode" 1
 	check_grep "$mode: the warning says why" "^gittrace: the program enters a seccomp sandbox" \
 		"$work/$mode.stderr"
 	"$report" --dump "$work/$mode.zst" >"$work/$mode.dump"
 	check_eq "$mode: the allocation before the sandbox" 1 \
 		"$(grep -c " CALL fn=malloc .* size=4324 " "$work/$mode.dump" || true)"
+	[ "$mode" != syscall ] || check_eq "$mode: the allocation after the probe" 1 \
+		"$(grep -c " CALL fn=malloc .* size=4325 " "$work/$mode.dump" || true)"
 	"$report" --json "$work/$mode.zst" >"$work/$mode.json"
 	check_eq "$mode: the trace ends at the sandbox" false "$(jq .trace.complete "$work/$mode.json")"
 done

@@ -8,7 +8,13 @@
  *                      allocates on inside, and prints what it did
  *   sandboxed exec     the sandbox kills on fcntl and getrusage only (a
  *                      tracer's, at a program's start); it runs echo
+ *   sandboxed syscall  as the first, entered as libseccomp enters one:
+ *                      the seccomp system call through syscall(), after a
+ *                      probe of the kind libseccomp makes first
+ *                      (SECCOMP_GET_ACTION_AVAIL) and an allocation of
+ *                      AFTER_PROBE_SIZE bytes, which the trace must hold
  */
+#define _GNU_SOURCE /* syscall */
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -20,7 +26,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define BEFORE_SIZE 4324 /* the size the test finds in the trace */
+#define BEFORE_SIZE	 4324 /* the sizes the test finds in the trace */
+#define AFTER_PROBE_SIZE 4325
 
 static void *volatile kept; /* so that no allocation is elided */
 
@@ -32,14 +39,30 @@ static void *volatile kept; /* so that no allocation is elided */
 	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1),                                           \
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS)
 
+static int through_syscall;
+
 static int enter(struct sock_filter *filter, unsigned short len)
 {
 	struct sock_fprog prog = {len, filter};
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog)) {
+	    (through_syscall ? syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog)
+			     : prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))) {
 		perror("seccomp");
 		return 1;
 	}
+	return 0;
+}
+
+/* libseccomp asks which actions the kernel has before it loads a filter. */
+static int probe(void)
+{
+	unsigned int action = SECCOMP_RET_KILL_PROCESS;
+	if (syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action)) {
+		perror("seccomp probe");
+		return 1;
+	}
+	kept = malloc(AFTER_PROBE_SIZE);
+	free(kept);
 	return 0;
 }
 
@@ -67,6 +90,9 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	if (argc == 2 && !strcmp(argv[1], "exec"))
 		return run_echo();
+	through_syscall = argc == 2 && !strcmp(argv[1], "syscall");
+	if (through_syscall && probe())
+		return 1;
 	struct sock_filter filter[] = {
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
 		ALLOW(SYS_write),
