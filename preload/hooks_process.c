@@ -162,6 +162,28 @@ GT_EXPORT int GT_HOOK_NAME(fexecve)(int fd, char *const argv[], char *const envp
 	return ret;
 }
 
+#ifdef __linux__
+/*
+ * glibc 2.34 and later have execveat(). Unhooked, it started the new
+ * program as a run's first process, which truncated a trace file the user
+ * named: a root's own environment does not carry the run (session.c).
+ */
+GT_EXPORT int GT_HOOK_NAME(execveat)(int dirfd, const char *path, char *const argv[],
+				     char *const envp[], int flags)
+{
+	need_real();
+	if (!gt_real_execveat) {
+		errno = ENOSYS; /* a C library without it: the program cannot have called it */
+		return -1;
+	}
+	GT_SESSION_ENV(env, envp);
+	before_exec();
+	int ret = after_failed_exec(gt_real_execveat(dirfd, path, argv, env, flags));
+	new_env_out(&env_new);
+	return ret;
+}
+#endif
+
 /* A spawned program is a new image of a new process: nothing ends here. */
 GT_EXPORT int GT_HOOK_NAME(posix_spawn)(pid_t *pid, const char *path,
 					const posix_spawn_file_actions_t *actions,

@@ -7,7 +7,7 @@
  * through syscall()), the tracer writes what it holds and stops, with a
  * warning; the programs the process starts from then on, which inherit the
  * filter, are not traced. README, "How the capture works". The same
- * syscall() hook sends exit_group to the _exit hook.
+ * syscall() hook sends exit_group and execve to the _exit and execve hooks.
  */
 #include "interpose.h"
 #include "lifecycle.h"
@@ -86,9 +86,10 @@ static long raw_syscall(long number, const long a[6])
  * syscall(2) takes up to six arguments, each a long in a register: reading
  * six is what the real one does too. Only the calls that set a seccomp
  * mode stop the tracer; libseccomp's probes (SECCOMP_GET_ACTION_AVAIL,
- * SECCOMP_GET_NOTIF_SIZES) do not. exit_group through syscall() is _exit
- * by another name: it goes through the _exit hook, which ends the image
- * and writes what the tracer holds, instead of losing it.
+ * SECCOMP_GET_NOTIF_SIZES) do not. exit_group and execve through syscall()
+ * are _exit and execve by other names: they go through those hooks, which
+ * end the image and write what the tracer holds instead of losing it, and
+ * pass the run on to the new program.
  */
 GT_EXPORT long GT_HOOK_NAME(syscall)(long number, ...)
 {
@@ -104,6 +105,8 @@ GT_EXPORT long GT_HOOK_NAME(syscall)(long number, ...)
 		before_sandbox();
 	if (number == SYS_exit_group)
 		_exit((int)a[0]);
+	if (number == SYS_execve)
+		return execve((const char *)a[0], (char *const *)a[1], (char *const *)a[2]);
 	long (*real)(long, ...) = __atomic_load_n(&gt_real_syscall, __ATOMIC_ACQUIRE);
 	return real ? real(number, a[0], a[1], a[2], a[3], a[4], a[5]) : raw_syscall(number, a);
 }

@@ -1,0 +1,39 @@
+# image_ends.sh: a program that ends its image by a way other than libc's
+# exit, _exit and exec wrappers (tests/progs/image_ends.c): the exit_group
+# and execve system calls through syscall(), and execveat(). It keeps its
+# exit status, and its trace holds every call: the tracer ends the image
+# there as at _exit or execve. Before, the calls still in the tracer's
+# buffer were lost without a word, and the exec'd program started a run of
+# its own, truncating the trace file. The flush interval is an hour, so
+# that nothing was written before.
+#
+# usage: bash image_ends.sh PRELOAD REPORT PROGRAM WORKDIR
+. "$(dirname "$0")/../lib.sh"
+
+[ $# -eq 4 ] || fail "usage: image_ends.sh PRELOAD REPORT PROGRAM WORKDIR"
+preload=$1 report=$2 prog=$3 work=$4
+fresh_dir "$work"
+
+for mode in exit_group syscall execveat; do
+	args=()
+	[ "$mode" = exit_group ] || args=("$mode")
+	run_status "$work/$mode.plain" "$prog" "${args[@]}"
+	GITTRACE_OUTPUT=$work/$mode.zst GITTRACE_FLUSH_INTERVAL_MS=3600000 \
+		run_status "$work/$mode" run_traced "$preload" "$prog" "${args[@]}"
+	same_outcome "$mode" "$work/$mode.plain" "$work/$mode" 0
+	"$report" --dump "$work/$mode.zst" >"$work/$mode.dump"
+	check_eq "$mode: every allocation in the trace" 1000 \
+		"$(grep -c " CALL fn=malloc .* size=4327 " "$work/$mode.dump" || true)"
+	"$report" --json "$work/$mode.zst" >"$work/$mode.json"
+	check_eq "$mode: trace complete" true "$(jq .trace.complete "$work/$mode.json")"
+	[ "$mode" != exit_group ] || continue
+	check_eq "$mode: untraced exit status" 4 "$(cat "$work/$mode.plain.status")"
+	check_eq "$mode: the program's END, then the shell's" "reason=exec reason=_exit" \
+		"$(grep " END " "$work/$mode.dump" | grep -o 'reason=[a-z_]*' | paste -sd' ')"
+	check_eq "$mode: the shell is the program's next image" "sh -c exit 4" \
+		"$(jq -r '.processes[] | select(.origin == "exec") | .argv | join(" ")' "$work/$mode.json")"
+done
+check_eq "exit_group: untraced exit status" 3 "$(cat "$work/exit_group.plain.status")"
+check_eq "exit_group: the END is an _exit's" "reason=_exit status=3" \
+	"$(grep " END " "$work/exit_group.dump" | grep -o 'reason=[a-z_]* status=[0-9-]*')"
+finish
