@@ -58,14 +58,25 @@ const char *gt_replay_scratch_open(void)
 		gt_die("out of memory");
 	if (!mkdtemp(dir))
 		gt_die("cannot create a temporary directory in '%s': %s", base, strerror(errno));
+	/* Held until this process's handlers are set: a signal right after
+	 * the fork would otherwise end it before it could clean up. */
+	sigset_t held, before;
+	sigemptyset(&held);
+	sigaddset(&held, SIGINT);
+	sigaddset(&held, SIGQUIT);
+	sigaddset(&held, SIGTERM);
+	sigaddset(&held, SIGHUP);
+	sigprocmask(SIG_BLOCK, &held, &before);
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid < 0) {
 		rmdir(dir);
 		gt_die("cannot start the replay: %s", strerror(errno));
 	}
-	if (pid == 0)
+	if (pid == 0) {
+		sigprocmask(SIG_SETMASK, &before, NULL);
 		return dir;
+	}
 	child = pid;
 	/* The terminal's SIGINT and SIGQUIT go to the child as well: this
 	 * process outlives it to clean up. */
@@ -73,6 +84,7 @@ const char *gt_replay_scratch_open(void)
 	set_handler(SIGQUIT, SIG_IGN);
 	set_handler(SIGTERM, pass_on);
 	set_handler(SIGHUP, pass_on);
+	sigprocmask(SIG_SETMASK, &before, NULL);
 	int status;
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
