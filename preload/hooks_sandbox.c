@@ -1,6 +1,6 @@
 /*
  * A program that enters a seccomp sandbox may forbid the system calls the
- * tracer writes its trace with (pwrite, fstat, getrlimit, sigprocmask),
+ * tracer writes its trace with (write, fstat, prlimit64, rt_sigprocmask),
  * and a filter that kills on a forbidden call would kill the program at
  * the tracer's next block. So before the program sets a seccomp mode, with
  * prctl(PR_SET_SECCOMP) or the seccomp system call (libseccomp makes it
@@ -17,14 +17,32 @@
 #include "stream.h"
 
 #include <errno.h>
+#include <linux/seccomp.h>
 #include <stdarg.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+int gt_prctl_enters_sandbox(unsigned long mode, unsigned long arg)
+{
+	return mode == SECCOMP_MODE_STRICT || (mode == SECCOMP_MODE_FILTER && arg);
+}
+
+int gt_seccomp_enters_sandbox(unsigned long op, unsigned long flags, unsigned long arg)
+{
+	return (op == SECCOMP_SET_MODE_STRICT && !flags && !arg) ||
+	       (op == SECCOMP_SET_MODE_FILTER && arg);
+}
+
 void gt_before_sandbox(void)
 {
 	int saved_errno = errno;
+	/* Not the stream's process: its owner's records are not this one's to write. */
+	if (!gt_stream_is_ours()) {
+		gt_session_off_in_this_process();
+		errno = saved_errno;
+		return;
+	}
 	if (!gt_enter())
 		return;
 	gt_stream_give_back("the program enters a seccomp sandbox, which may forbid the "
@@ -42,7 +60,7 @@ GT_EXPORT int GT_HOOK_NAME(prctl)(int option, ...)
 	unsigned long arg2 = va_arg(ap, unsigned long), arg3 = va_arg(ap, unsigned long),
 		      arg4 = va_arg(ap, unsigned long), arg5 = va_arg(ap, unsigned long);
 	va_end(ap);
-	if (option == PR_SET_SECCOMP)
+	if (option == PR_SET_SECCOMP && gt_prctl_enters_sandbox(arg2, arg3))
 		gt_before_sandbox();
 	if (!gt_real_prctl)
 		gt_resolve_real();

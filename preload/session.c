@@ -60,14 +60,24 @@ static void session_set(const char *value)
 	session_env[n + len] = '\0';
 }
 
+/* The process gt_session_off_in_this_process was called in; 0 if none. */
+static pid_t off_in_pid;
+
 const char *gt_session_env(void)
 {
+	if (off_in_pid && off_in_pid == getpid())
+		return SESSION_VAR "=" SESSION_OFF;
 	return session_env[0] ? session_env : NULL;
 }
 
 void gt_session_off(void)
 {
 	session_set(SESSION_OFF);
+}
+
+void gt_session_off_in_this_process(void)
+{
+	off_in_pid = getpid();
 }
 
 /* Appends s to buf (capacity cap, NUL-terminated); -1 if it does not fit. */

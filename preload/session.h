@@ -33,6 +33,13 @@ int gt_session_open(int *origin, struct gt_trace_file *file);
 const char *gt_session_env(void);
 void gt_session_off(void);
 
+/*
+ * gt_session_off for the calling process alone, in a process that shares
+ * the tracer's memory with the one that owns it (a vfork child): the
+ * owner's later programs stay in the run.
+ */
+void gt_session_off_in_this_process(void);
+
 /* Keep the tracer's descriptors away from the low numbers a program juggles. */
 #define GT_FD_FLOOR 700
 

@@ -5,7 +5,8 @@
 # there as at _exit or execve. Before, the calls still in the tracer's
 # buffer were lost without a word, and the exec'd program started a run of
 # its own, truncating the trace file. The flush interval is an hour, so
-# that nothing was written before.
+# that nothing was written before. And a vfork-like child made through
+# syscall() that ends with exit_group leaves its parent running.
 #
 # usage: bash image_ends.sh PRELOAD REPORT PROGRAM WORKDIR
 . "$(dirname "$0")/../lib.sh"
@@ -33,6 +34,15 @@ for mode in exit_group syscall execveat; do
 	check_eq "$mode: the shell is the program's next image" "sh -c exit 4" \
 		"$(jq -r '.processes[] | select(.origin == "exec") | .argv | join(" ")' "$work/$mode.json")"
 done
+# A vfork-like child made and ended through syscall() runs on its parent's
+# stack: the parent must come back from its syscall() as it does untraced.
+run_status "$work/vfork.plain" "$prog" vfork
+GITTRACE_OUTPUT=$work/vfork.zst run_status "$work/vfork" run_traced "$preload" "$prog" vfork
+check_eq "vfork: untraced output" "child status 5" "$(cat "$work/vfork.plain.stdout")"
+same_outcome "vfork" "$work/vfork.plain" "$work/vfork" 0
+"$report" --json "$work/vfork.zst" >"$work/vfork.json"
+check_eq "vfork: trace complete" true "$(jq .trace.complete "$work/vfork.json")"
+
 check_eq "exit_group: untraced exit status" 3 "$(cat "$work/exit_group.plain.status")"
 check_eq "exit_group: the END is an _exit's" "reason=_exit status=3" \
 	"$(grep " END " "$work/exit_group.dump" | grep -o 'reason=[a-z_]* status=[0-9-]*')"

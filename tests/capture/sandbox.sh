@@ -6,8 +6,11 @@
 # inherits the filter, is not traced: started by a shell (so that the run's
 # path was in its environment), it was killed at its tracer's start.
 # The same sandbox entered through syscall(SYS_seccomp), as libseccomp
-# enters it, stops the tracer too, and libseccomp's probe of the kernel
-# before it does not: the allocation between the two is in the trace.
+# enters it, stops the tracer too, and libseccomp's questions to the kernel
+# before it do not: the allocation between the two is in the trace. A
+# vfork child that enters a sandbox through syscall() and execs leaves its
+# parent traced: the parent's later calls are in the trace, which is
+# complete, and the program the child runs is untraced.
 #
 # usage: bash sandbox.sh PRELOAD REPORT SANDBOXED WORKDIR
 . "$(dirname "$0")/../lib.sh"
@@ -39,6 +42,17 @@ for mode in stacks counting syscall; do
 	"$report" --json "$work/$mode.zst" >"$work/$mode.json"
 	check_eq "$mode: the trace ends at the sandbox" false "$(jq .trace.complete "$work/$mode.json")"
 done
+
+run_status "$work/vfork.plain" "$prog" vfork
+GITTRACE_OUTPUT=$work/vfork.zst run_status "$work/vfork" run_traced "$preload" "$prog" vfork
+check_grep "vfork: echo ran in the sandbox" "^echo in the sandbox$" "$work/vfork.plain.stdout"
+same_outcome "vfork" "$work/vfork.plain" "$work/vfork" 0
+"$report" --dump "$work/vfork.zst" >"$work/vfork.dump"
+check_eq "vfork: the parent's calls after the child's sandbox" 1000 \
+	"$(grep -c " CALL fn=malloc .* size=4328 " "$work/vfork.dump" || true)"
+"$report" --json "$work/vfork.zst" >"$work/vfork.json"
+check_eq "vfork: trace complete" true "$(jq .trace.complete "$work/vfork.json")"
+check_eq "vfork: echo untraced" 0 "$(jq '[.processes[] | select(.argv[0] == "echo")] | length' "$work/vfork.json")"
 
 run_status "$work/exec.plain" sh -c "\"$prog\" exec; echo status \$?"
 GITTRACE_OUTPUT=$work/exec.zst run_status "$work/exec.traced" run_traced "$preload" \

@@ -9,12 +9,21 @@
  *   image_ends syscall   syscall(SYS_execve) of "sh -c 'exit 4'": an END of
  *                        reason exec, and the shell traced as the next image
  *   image_ends execveat  execveat() of the same
+ *   image_ends vfork     a child made by clone(CLONE_VM | CLONE_VFORK)
+ *                        through syscall() ends with syscall(SYS_exit_group,
+ *                        5) on its parent's stack; the parent prints the
+ *                        child's status (it crashed behind a hook with a
+ *                        stack frame: hooks_syscall.c)
  */
-#define _GNU_SOURCE /* syscall, execveat */
+#define _GNU_SOURCE /* syscall, execveat, CLONE_* */
 #include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define CALLS 1000
@@ -34,6 +43,15 @@ int main(int argc, char **argv)
 	if (argc == 2 && !strcmp(argv[1], "syscall")) {
 		syscall(SYS_execve, "/bin/sh", sh, environ);
 		return 127;
+	}
+	if (argc == 2 && !strcmp(argv[1], "vfork")) {
+		long pid = syscall(SYS_clone, CLONE_VM | CLONE_VFORK | SIGCHLD, 0, 0, 0, 0);
+		if (pid == 0)
+			syscall(SYS_exit_group, 5);
+		int status = 0;
+		waitpid(-1, &status, 0);
+		printf("child status %d\n", WEXITSTATUS(status));
+		return 0;
 	}
 	if (argc == 2 && !strcmp(argv[1], "execveat")) {
 		execveat(AT_FDCWD, "/bin/sh", sh, environ, 0);

@@ -9,10 +9,14 @@
  *   sandboxed exec     the sandbox kills on fcntl and getrusage only (a
  *                      tracer's, at a program's start); it runs echo
  *   sandboxed syscall  as the first, entered as libseccomp enters one:
- *                      the seccomp system call through syscall(), after a
- *                      probe of the kind libseccomp makes first
- *                      (SECCOMP_GET_ACTION_AVAIL) and an allocation of
- *                      AFTER_PROBE_SIZE bytes, which the trace must hold
+ *                      the seccomp system call through syscall(), after
+ *                      the questions libseccomp asks the kernel first and
+ *                      an allocation of AFTER_PROBE_SIZE bytes, which the
+ *                      trace must hold
+ *   sandboxed vfork    a vfork child enters exec's sandbox through
+ *                      syscall() and runs echo; the parent goes on and
+ *                      allocates AFTER_VFORK_SIZE bytes CALLS times, which
+ *                      the trace must hold
  */
 #define _GNU_SOURCE /* syscall */
 #include <linux/audit.h>
@@ -24,10 +28,13 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define BEFORE_SIZE	 4324 /* the sizes the test finds in the trace */
 #define AFTER_PROBE_SIZE 4325
+#define AFTER_VFORK_SIZE 4328
+#define CALLS		 1000
 
 static void *volatile kept; /* so that no allocation is elided */
 
@@ -53,11 +60,17 @@ static int enter(struct sock_filter *filter, unsigned short len)
 	return 0;
 }
 
-/* libseccomp asks which actions the kernel has before it loads a filter. */
+/*
+ * libseccomp's questions to the kernel before it loads a filter: which
+ * actions it has, and whether it knows strict mode's flags and a filter's
+ * (calls made to fail, with EINVAL and EFAULT).
+ */
 static int probe(void)
 {
 	unsigned int action = SECCOMP_RET_KILL_PROCESS;
-	if (syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action)) {
+	if (syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) ||
+	    syscall(SYS_seccomp, SECCOMP_SET_MODE_STRICT, 1, NULL) != -1 ||
+	    syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_LOG, NULL) != -1) {
 		perror("seccomp probe");
 		return 1;
 	}
@@ -82,6 +95,29 @@ static int run_echo(void)
 	return 127;
 }
 
+/* Only the vfork child enters the sandbox: the parent is still traced. */
+static int vfork_echo(void)
+{
+	pid_t pid = vfork();
+	if (pid < 0) {
+		perror("vfork");
+		return 1;
+	}
+	if (pid == 0)
+		_exit(run_echo());
+	int status;
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		fprintf(stderr, "the child failed\n");
+		return 1;
+	}
+	for (int i = 0; i < CALLS; i++) {
+		kept = malloc(AFTER_VFORK_SIZE);
+		free(kept);
+	}
+	printf("the parent went on\n");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	kept = malloc(BEFORE_SIZE);
@@ -90,6 +126,10 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	if (argc == 2 && !strcmp(argv[1], "exec"))
 		return run_echo();
+	if (argc == 2 && !strcmp(argv[1], "vfork")) {
+		through_syscall = 1;
+		return vfork_echo();
+	}
 	through_syscall = argc == 2 && !strcmp(argv[1], "syscall");
 	if (through_syscall && probe())
 		return 1;
