@@ -37,8 +37,12 @@ int gt_seccomp_enters_sandbox(unsigned long op, unsigned long flags, unsigned lo
 void gt_before_sandbox(void)
 {
 	int saved_errno = errno;
-	/* Not the stream's process: its owner's records are not this one's to write. */
-	if (!gt_stream_is_ours()) {
+	/*
+	 * Tracing, but not the stream's process (a vfork child, a child cloned
+	 * through syscall()): the owner's records are not this one's to write.
+	 * Before tracing started, gt_enter starts it, to stop it for good.
+	 */
+	if (__atomic_load_n(&gt_state, __ATOMIC_ACQUIRE) == GT_STATE_ON && !gt_stream_is_ours()) {
 		gt_session_off_in_this_process();
 		errno = saved_errno;
 		return;
