@@ -9,7 +9,7 @@
  * filter, are not traced. README, "How the capture works". The seccomp
  * system call comes through the syscall() hook (hooks_syscall.c).
  */
-#include "sandbox.h"
+#include "hooks_sandbox.h"
 
 #include "interpose.h"
 #include "lifecycle.h"

@@ -18,7 +18,7 @@
  */
 #if defined(__x86_64__)
 #include "interpose.h"
-#include "sandbox.h"
+#include "hooks_sandbox.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -52,7 +52,7 @@ static long raw_syscall(long number, const long a[6])
  * syscall(2) takes up to six arguments, each a long in a register or on
  * the stack: reading six is what the real one does too.
  */
-__attribute__((used)) long gt_syscall_slow(long number, ...)
+static __attribute__((used)) long syscall_slow(long number, ...)
 {
 	va_list ap;
 	va_start(ap, number);
@@ -94,7 +94,7 @@ __asm__(".text\n"
 	"	testq %rax, %rax\n"
 	"	jz 1f\n"
 	"	jmp *%rax\n"
-	"1:	jmp gt_syscall_slow\n"
+	"1:	jmp syscall_slow\n"
 	"	.cfi_endproc\n"
 	".size " GT_SYSCALL ", .-" GT_SYSCALL "\n");
 /* clang-format on */

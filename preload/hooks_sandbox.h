@@ -1,6 +1,6 @@
 /* Stopping before a seccomp sandbox (hooks_sandbox.c). */
-#ifndef GT_SANDBOX_H
-#define GT_SANDBOX_H
+#ifndef GT_HOOKS_SANDBOX_H
+#define GT_HOOKS_SANDBOX_H
 
 /*
  * Whether the call installs a seccomp mode: prctl(PR_SET_SECCOMP, mode,
@@ -21,4 +21,4 @@ int gt_seccomp_enters_sandbox(unsigned long op, unsigned long flags, unsigned lo
  */
 void gt_before_sandbox(void);
 
-#endif /* GT_SANDBOX_H */
+#endif /* GT_HOOKS_SANDBOX_H */
