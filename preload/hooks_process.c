@@ -26,7 +26,10 @@ extern char **environ;
 /*
  * Ends the image before an exec; the real exec follows. A vfork child
  * (gt_stream_is_ours) ends nothing: the image is its parent's, which goes
- * on; the program it execs starts an image of its own.
+ * on; the program it execs starts an image of its own. It comes before the
+ * new program's environment is built: an exec before tracing started (from
+ * a library's constructor that runs before ours) starts it here, so that
+ * the environment names the run's file.
  */
 static void before_exec(void)
 {
@@ -48,6 +51,17 @@ static int after_failed_exec(int ret)
 	}
 	errno = err;
 	return ret;
+}
+
+/*
+ * Starts tracing if no hook has yet, before a spawn builds the new
+ * program's environment: without the run's file in it, the new program
+ * would take itself for a new run and truncate the file.
+ */
+static void need_session(void)
+{
+	if (gt_enter())
+		gt_leave();
 }
 
 /* Resolves the real functions if no hook has done so yet. */
@@ -114,8 +128,8 @@ static void new_env_out(const struct new_env *e)
 GT_EXPORT int GT_HOOK_NAME(execve)(const char *path, char *const argv[], char *const envp[])
 {
 	need_real();
-	GT_SESSION_ENV(env, envp);
 	before_exec();
+	GT_SESSION_ENV(env, envp);
 	int ret = after_failed_exec(gt_real_execve(path, argv, env));
 	new_env_out(&env_new);
 	return ret;
@@ -125,8 +139,8 @@ GT_EXPORT int GT_HOOK_NAME(execve)(const char *path, char *const argv[], char *c
 GT_EXPORT int GT_HOOK_NAME(execv)(const char *path, char *const argv[])
 {
 	need_real();
-	GT_SESSION_ENV(env, environ);
 	before_exec();
+	GT_SESSION_ENV(env, environ);
 	int ret = after_failed_exec(gt_real_execve(path, argv, env));
 	new_env_out(&env_new);
 	return ret;
@@ -135,8 +149,8 @@ GT_EXPORT int GT_HOOK_NAME(execv)(const char *path, char *const argv[])
 GT_EXPORT int GT_HOOK_NAME(execvp)(const char *file, char *const argv[])
 {
 	need_real();
-	GT_SESSION_ENV(env, environ);
 	before_exec();
+	GT_SESSION_ENV(env, environ);
 	int ret = after_failed_exec(gt_real_execvpe(file, argv, env));
 	new_env_out(&env_new);
 	return ret;
@@ -145,8 +159,8 @@ GT_EXPORT int GT_HOOK_NAME(execvp)(const char *file, char *const argv[])
 GT_EXPORT int GT_HOOK_NAME(execvpe)(const char *file, char *const argv[], char *const envp[])
 {
 	need_real();
-	GT_SESSION_ENV(env, envp);
 	before_exec();
+	GT_SESSION_ENV(env, envp);
 	int ret = after_failed_exec(gt_real_execvpe(file, argv, env));
 	new_env_out(&env_new);
 	return ret;
@@ -155,8 +169,8 @@ GT_EXPORT int GT_HOOK_NAME(execvpe)(const char *file, char *const argv[], char *
 GT_EXPORT int GT_HOOK_NAME(fexecve)(int fd, char *const argv[], char *const envp[])
 {
 	need_real();
-	GT_SESSION_ENV(env, envp);
 	before_exec();
+	GT_SESSION_ENV(env, envp);
 	int ret = after_failed_exec(gt_real_fexecve(fd, argv, env));
 	new_env_out(&env_new);
 	return ret;
@@ -176,8 +190,8 @@ GT_EXPORT int GT_HOOK_NAME(execveat)(int dirfd, const char *path, char *const ar
 		errno = ENOSYS; /* a C library without it: the program cannot have called it */
 		return -1;
 	}
-	GT_SESSION_ENV(env, envp);
 	before_exec();
+	GT_SESSION_ENV(env, envp);
 	int ret = after_failed_exec(gt_real_execveat(dirfd, path, argv, env, flags));
 	new_env_out(&env_new);
 	return ret;
@@ -191,6 +205,7 @@ GT_EXPORT int GT_HOOK_NAME(posix_spawn)(pid_t *pid, const char *path,
 					char *const envp[])
 {
 	need_real();
+	need_session();
 	GT_SESSION_ENV(env, envp);
 	int ret = gt_real_posix_spawn(pid, path, actions, attr, argv, env);
 	new_env_out(&env_new);
@@ -203,6 +218,7 @@ GT_EXPORT int GT_HOOK_NAME(posix_spawnp)(pid_t *pid, const char *file,
 					 char *const envp[])
 {
 	need_real();
+	need_session();
 	GT_SESSION_ENV(env, envp);
 	int ret = gt_real_posix_spawnp(pid, file, actions, attr, argv, env);
 	new_env_out(&env_new);
@@ -245,6 +261,7 @@ static void swap_environ_out(const struct environ_swap *s)
 /* Declares swap: environ as the run needs it, until swap_environ_out(&swap). */
 #define GT_RUN_ENVIRON(swap)                                                                       \
 	need_real();                                                                               \
+	need_session();                                                                            \
 	struct environ_swap swap;                                                                  \
 	swap_environ_in(&swap)
 

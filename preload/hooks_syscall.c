@@ -13,6 +13,10 @@
  * through syscall() runs on its parent's stack: behind a hook with a frame,
  * it overwrote the saved state its parent returned through, and the parent
  * crashed. The four numbers above go to syscall_slow, a C function.
+ * Before dlsym has found the real syscall() (the tracer's own calls at its
+ * start, a library's constructor that runs before the tracer's first hook),
+ * the stub makes the system call itself, still without a frame, as libc's
+ * syscall() does.
  *
  * x86-64 only (hooks.def): elsewhere this file is empty.
  */
@@ -28,10 +32,9 @@
 #include <unistd.h>
 
 /*
- * The system call itself, for the calls that come before the real syscall()
- * is known: the tracer's own (pages.c maps its memory with syscall(), and
- * dlsym, which finds the real one, may allocate). As syscall() returns:
- * -1 with errno set on failure.
+ * The system call itself, for the four numbers before the real syscall()
+ * is known (a library's constructor that runs before the tracer's first
+ * hook). As syscall() returns: -1 with errno set on failure.
  */
 static long raw_syscall(long number, const long a[6])
 {
@@ -46,6 +49,13 @@ static long raw_syscall(long number, const long a[6])
 		return -1;
 	}
 	return ret;
+}
+
+/* The stub's own system call failed with -ret: as libc's syscall() does. */
+static __attribute__((used)) long raw_syscall_failed(long ret)
+{
+	errno = (int)-ret;
+	return -1;
 }
 
 /*
@@ -92,9 +102,24 @@ __asm__(".text\n"
 	"	je 1f\n"
 	"	movq gt_real_syscall(%rip), %rax\n"
 	"	testq %rax, %rax\n"
-	"	jz 1f\n"
+	"	jz 2f\n"
 	"	jmp *%rax\n"
 	"1:	jmp syscall_slow\n"
+	/* The system call itself: the arguments move one register down, the
+	 * sixth comes from the stack. */
+	"2:	movq %rdi, %rax\n"
+	"	movq %rsi, %rdi\n"
+	"	movq %rdx, %rsi\n"
+	"	movq %rcx, %rdx\n"
+	"	movq %r8, %r10\n"
+	"	movq %r9, %r8\n"
+	"	movq 8(%rsp), %r9\n"
+	"	syscall\n"
+	"	cmpq $-4095, %rax\n"
+	"	jae 3f\n"
+	"	ret\n"
+	"3:	movq %rax, %rdi\n"
+	"	jmp raw_syscall_failed\n"
 	"	.cfi_endproc\n"
 	".size " GT_SYSCALL ", .-" GT_SYSCALL "\n");
 /* clang-format on */

@@ -107,6 +107,7 @@ static void after_fork_in_child(void)
 	uint64_t parent = gt_image_id;
 	int saved_guard = gt_own_begin();
 	gt_image_id = gt_image_new_id();
+	gt_session_forked();
 	gt_writer_reset_after_fork();
 	gt_stream_reset_after_fork(gt_image_id);
 	gt_image_begin(GT_ORIGIN_FORK, parent);

@@ -60,14 +60,28 @@ static void session_set(const char *value)
 	session_env[n + len] = '\0';
 }
 
-/* The process gt_session_off_in_this_process was called in; 0 if none. */
+/*
+ * The process gt_session_off_in_this_process was called in; 0 if none. It
+ * stays in the memory of the process that shares it: that process clears
+ * it when it next asks (the vfork child is done by then), and a forked
+ * child at its start (gt_session_forked), so that no later process that
+ * gets the same pid back takes it for its own.
+ */
 static pid_t off_in_pid;
 
 const char *gt_session_env(void)
 {
-	if (off_in_pid && off_in_pid == getpid())
-		return SESSION_VAR "=" SESSION_OFF;
+	if (off_in_pid) {
+		if (off_in_pid == getpid())
+			return SESSION_VAR "=" SESSION_OFF;
+		off_in_pid = 0;
+	}
 	return session_env[0] ? session_env : NULL;
+}
+
+void gt_session_forked(void)
+{
+	off_in_pid = 0;
 }
 
 void gt_session_off(void)

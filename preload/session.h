@@ -40,6 +40,9 @@ void gt_session_off(void);
  */
 void gt_session_off_in_this_process(void);
 
+/* In a forked child: what gt_session_off_in_this_process marked was another process's. */
+void gt_session_forked(void);
+
 /* Keep the tracer's descriptors away from the low numbers a program juggles. */
 #define GT_FD_FLOOR 700
 

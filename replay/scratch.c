@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -48,6 +49,17 @@ static _Noreturn void end_as(int status)
 	exit(128 + sig); /* a signal that does not kill (SIGCHLD, SIGSTOP's kind) */
 }
 
+/*
+ * The signals that end a process by default, which someone may send to
+ * this one alone (kill PID, a tool's send_signal): each is passed on to
+ * the child, which ends of it, and this process ends as the child did.
+ * SIGKILL and SIGSTOP cannot be caught: the child dies with this process
+ * then (PR_SET_PDEATHSIG), and only the directory is left.
+ */
+static const int passed_on[] = {SIGINT,	 SIGQUIT, SIGTERM,   SIGHUP,  SIGUSR1,
+				SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU};
+#define NPASSED (sizeof(passed_on) / sizeof(passed_on[0]))
+
 const char *gt_replay_scratch_open(void)
 {
 	const char *base = getenv("TMPDIR");
@@ -62,28 +74,33 @@ const char *gt_replay_scratch_open(void)
 	 * the fork would otherwise end it before it could clean up. */
 	sigset_t held, before;
 	sigemptyset(&held);
-	sigaddset(&held, SIGINT);
-	sigaddset(&held, SIGQUIT);
-	sigaddset(&held, SIGTERM);
-	sigaddset(&held, SIGHUP);
+	for (size_t i = 0; i < NPASSED; i++)
+		sigaddset(&held, passed_on[i]);
 	sigprocmask(SIG_BLOCK, &held, &before);
 	fflush(NULL);
+	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
 		rmdir(dir);
 		gt_die("cannot start the replay: %s", strerror(errno));
 	}
 	if (pid == 0) {
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+			_exit(128 + SIGKILL);
 		sigprocmask(SIG_SETMASK, &before, NULL);
 		return dir;
 	}
 	child = pid;
-	/* The terminal's SIGINT and SIGQUIT go to the child as well: this
-	 * process outlives it to clean up. */
-	set_handler(SIGINT, SIG_IGN);
-	set_handler(SIGQUIT, SIG_IGN);
-	set_handler(SIGTERM, pass_on);
-	set_handler(SIGHUP, pass_on);
+	/*
+	 * The terminal's SIGINT reaches the child as well: a second one passed
+	 * on changes nothing. A signal ignored from the start (SIGINT in a
+	 * shell's background job) stays ignored, in the child too.
+	 */
+	for (size_t i = 0; i < NPASSED; i++) {
+		struct sigaction old;
+		if (sigaction(passed_on[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			set_handler(passed_on[i], pass_on);
+	}
 	sigprocmask(SIG_SETMASK, &before, NULL);
 	int status;
 	while (waitpid(pid, &status, 0) < 0)

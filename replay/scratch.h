@@ -14,8 +14,8 @@
  * /tmp) and returns its path in the child that does the replay. Dies when
  * the directory cannot be made or the child cannot be started. The caller
  * never sees the parent: it exits with the child's status, or dies of the
- * child's signal, once the directory is gone. SIGTERM and SIGHUP sent to
- * it reach the child; SIGINT and SIGQUIT from the terminal reach both.
+ * child's signal, once the directory is gone. The signals that end a
+ * process, sent to it, are passed on to the child (scratch.c).
  */
 const char *gt_replay_scratch_open(void);
 

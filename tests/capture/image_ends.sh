@@ -8,11 +8,15 @@
 # that nothing was written before. And a vfork-like child made through
 # syscall() that ends with exit_group leaves its parent running.
 #
-# usage: bash image_ends.sh PRELOAD REPORT PROGRAM WORKDIR
+# The same from a library's constructor that runs before the tracer's first
+# hook (EARLY_LIB, after libgittrace.so in LD_PRELOAD, tests/progs/early_lib.c):
+# the vfork-like child, and the exec, which started a run of its own there.
+#
+# usage: bash image_ends.sh PRELOAD REPORT PROGRAM EARLY_LIB WORKDIR
 . "$(dirname "$0")/../lib.sh"
 
-[ $# -eq 4 ] || fail "usage: image_ends.sh PRELOAD REPORT PROGRAM WORKDIR"
-preload=$1 report=$2 prog=$3 work=$4
+[ $# -eq 5 ] || fail "usage: image_ends.sh PRELOAD REPORT PROGRAM EARLY_LIB WORKDIR"
+preload=$1 report=$2 prog=$3 early=$4 work=$5
 fresh_dir "$work"
 
 for mode in exit_group syscall execveat; do
@@ -42,6 +46,20 @@ check_eq "vfork: untraced output" "child status 5" "$(cat "$work/vfork.plain.std
 same_outcome "vfork" "$work/vfork.plain" "$work/vfork" 0
 "$report" --json "$work/vfork.zst" >"$work/vfork.json"
 check_eq "vfork: trace complete" true "$(jq .trace.complete "$work/vfork.json")"
+
+# From the constructor of a library after libgittrace.so in LD_PRELOAD.
+for mode in vfork exec; do
+	GITTRACE_TEST_EARLY=$mode LD_PRELOAD=$early run_status "$work/early_$mode.plain" "$prog"
+	GITTRACE_TEST_EARLY=$mode GITTRACE_OUTPUT=$work/early_$mode.zst LD_PRELOAD=$preload:$early \
+		run_status "$work/early_$mode" "$prog"
+	same_outcome "early $mode" "$work/early_$mode.plain" "$work/early_$mode" 0
+	"$report" --json "$work/early_$mode.zst" >"$work/early_$mode.json"
+	check_eq "early $mode: trace complete" true "$(jq .trace.complete "$work/early_$mode.json")"
+done
+check_grep "early vfork: the parent's register kept" "^early: child status 5, kept 42$" \
+	"$work/early_vfork.plain.stdout"
+check_eq "early exec: the program and the shell it became" "exec root" \
+	"$(jq -r '[.processes[].origin] | sort | join(" ")' "$work/early_exec.json")"
 
 check_eq "exit_group: untraced exit status" 3 "$(cat "$work/exit_group.plain.status")"
 check_eq "exit_group: the END is an _exit's" "reason=_exit status=3" \

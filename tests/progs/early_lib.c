@@ -1,0 +1,50 @@
+/*
+ * A library whose constructor runs before the tracer's first hook when it
+ * comes after libgittrace.so in LD_PRELOAD, and does there what
+ * $GITTRACE_TEST_EARLY says: the image_ends test's early cases.
+ *
+ *   vfork  a child made by clone(CLONE_VM | CLONE_VFORK) through syscall()
+ *          ends with syscall(SYS_exit_group, 5); the parent prints the
+ *          child's status and a value it kept in a register across the
+ *          call, which a child running through a stack frame overwrote
+ *   exec   execve of "sh -c 'exit 4'" through syscall()
+ */
+#define _GNU_SOURCE /* syscall, CLONE_* */
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+__attribute__((noinline)) static void vfork_child(long kept)
+{
+	long pid = syscall(SYS_clone, CLONE_VM | CLONE_VFORK | SIGCHLD, 0, 0, 0, 0);
+	if (pid == 0) {
+		kept = 7777;
+		__asm__ volatile("" : "+r"(kept));
+		syscall(SYS_exit_group, 5);
+	}
+	int status = 0;
+	waitpid(-1, &status, 0);
+	printf("early: child status %d, kept %ld\n", WEXITSTATUS(status), kept);
+	fflush(stdout);
+}
+
+__attribute__((constructor)) static void early(void)
+{
+	const char *what = getenv("GITTRACE_TEST_EARLY");
+	if (!what)
+		return;
+	if (!strcmp(what, "vfork"))
+		vfork_child(getpid() % 1 + 42);
+	if (!strcmp(what, "exec")) {
+		char *const sh[] = {"sh", "-c", "exit 4", NULL};
+		unsetenv("GITTRACE_TEST_EARLY"); /* the shell loads this library too */
+		syscall(SYS_execve, "/bin/sh", sh, environ);
+	}
+}
