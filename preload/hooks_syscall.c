@@ -26,10 +26,16 @@
 
 #include <errno.h>
 #include <stdarg.h>
-#include <stddef.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+/* A system call of ours failed with -ret: as libc's syscall() does. */
+static __attribute__((used)) long raw_syscall_failed(long ret)
+{
+	errno = (int)-ret;
+	return -1;
+}
 
 /*
  * The system call itself, for the four numbers before the real syscall()
@@ -44,18 +50,7 @@ static long raw_syscall(long number, const long a[6])
 			 : "=a"(ret)
 			 : "a"(number), "D"(a[0]), "S"(a[1]), "d"(a[2]), "r"(r10), "r"(r8), "r"(r9)
 			 : "rcx", "r11", "memory");
-	if (ret < 0 && ret > -4096) {
-		errno = (int)-ret;
-		return -1;
-	}
-	return ret;
-}
-
-/* The stub's own system call failed with -ret: as libc's syscall() does. */
-static __attribute__((used)) long raw_syscall_failed(long ret)
-{
-	errno = (int)-ret;
-	return -1;
+	return ret < 0 && ret > -4096 ? raw_syscall_failed(ret) : ret;
 }
 
 /*
