@@ -7,6 +7,7 @@
  * Exit: 0 done, 1 bad input or a replay that failed, 2 usage.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,5 +175,7 @@ int main(int argc, char **argv)
 		free((char *)o.allocs[a].preload);
 	free(o.allocs);
 	free(runner);
-	return fflush(stdout) ? 1 : 0;
+	if (fflush(stdout) || ferror(stdout))
+		gt_die("cannot write the result: %s", strerror(errno));
+	return 0;
 }

@@ -3,7 +3,8 @@
 # (op streams of a dozen bytes a call), not a replayer. Stopped by SIGTERM
 # or SIGINT sent to it alone while a replayer runs (stalling_preload.c holds
 # it there), it dies of that signal, and its replayer with it; failing on
-# bad input, its exit status is the failure's and the directory goes too.
+# bad input or a result it cannot write, its exit status is the failure's,
+# with one line on stderr, and the directory goes too.
 # Usage: interrupted.sh PRELOAD REPORT REPLAY STALLING_ALLOC WORK PROGRAM
 preload=$1 report=$2 replay=$3 stall=$4 work=$5 program=$6
 . "$(dirname "$0")/lib.sh"
@@ -53,6 +54,13 @@ stopped() {
 }
 stopped TERM 143
 stopped INT 130
+
+# A result that cannot be written (a full disk) is a failure, said in one line.
+status=0
+TMPDIR=$work/tmp "$replay" --rounds 1 "$work/trace.zst" >/dev/full 2>"$work/full.err" || status=$?
+check_eq "stdout full: exit status" 1 "$status"
+check_grep "stdout full: why" "^gittrace-replay: cannot write the result: " "$work/full.err"
+check_eq "stdout full: its scratch directory is gone" "" "$(ls -A "$work/tmp")"
 
 head -c 4096 /dev/urandom >"$work/garbage"
 run_status "$work/bad" env TMPDIR="$work/tmp" "$replay" "$work/garbage"
