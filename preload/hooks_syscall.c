@@ -30,7 +30,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-/* A system call of ours failed with -ret: as libc's syscall() does. */
+/* The stub's system call failed with -ret: as libc's syscall() does. */
 static __attribute__((used)) long raw_syscall_failed(long ret)
 {
 	errno = (int)-ret;
@@ -38,20 +38,11 @@ static __attribute__((used)) long raw_syscall_failed(long ret)
 }
 
 /*
- * The system call itself, for the four numbers before the real syscall()
- * is known (a library's constructor that runs before the tracer's first
- * hook). As syscall() returns: -1 with errno set on failure.
+ * The stub's own system call (below), for the four numbers before
+ * the real syscall() is known: called as syscall() is. As syscall()
+ * returns: -1 with errno set on failure.
  */
-static long raw_syscall(long number, const long a[6])
-{
-	long ret;
-	register long r10 __asm__("r10") = a[3], r8 __asm__("r8") = a[4], r9 __asm__("r9") = a[5];
-	__asm__ volatile("syscall"
-			 : "=a"(ret)
-			 : "a"(number), "D"(a[0]), "S"(a[1]), "d"(a[2]), "r"(r10), "r"(r8), "r"(r9)
-			 : "rcx", "r11", "memory");
-	return ret < 0 && ret > -4096 ? raw_syscall_failed(ret) : ret;
-}
+long syscall_raw(long number, ...) __attribute__((visibility("hidden")));
 
 /*
  * syscall(2) takes up to six arguments, each a long in a register or on
@@ -73,7 +64,7 @@ static __attribute__((used)) long syscall_slow(long number, ...)
 	if (number == SYS_execve)
 		return execve((const char *)a[0], (char *const *)a[1], (char *const *)a[2]);
 	long (*real)(long, ...) = __atomic_load_n(&gt_real_syscall, __ATOMIC_ACQUIRE);
-	return real ? real(number, a[0], a[1], a[2], a[3], a[4], a[5]) : raw_syscall(number, a);
+	return (real ? real : syscall_raw)(number, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
 
 #define GT_STR(x)  #x
@@ -97,12 +88,15 @@ __asm__(".text\n"
 	"	je 1f\n"
 	"	movq gt_real_syscall(%rip), %rax\n"
 	"	testq %rax, %rax\n"
-	"	jz 2f\n"
+	"	jz syscall_raw\n"
 	"	jmp *%rax\n"
 	"1:	jmp syscall_slow\n"
 	/* The system call itself: the arguments move one register down, the
 	 * sixth comes from the stack. */
-	"2:	movq %rdi, %rax\n"
+	".hidden syscall_raw\n"
+	".globl syscall_raw\n"
+	"syscall_raw:\n"
+	"	movq %rdi, %rax\n"
 	"	movq %rsi, %rdi\n"
 	"	movq %rdx, %rsi\n"
 	"	movq %rcx, %rdx\n"
