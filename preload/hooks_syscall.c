@@ -2,9 +2,9 @@
  * syscall(): the system calls a program makes through it that change the
  * tracer's course. Setting a seccomp mode (libseccomp does it so) stops
  * the tracer first, as prctl(PR_SET_SECCOMP) does (hooks_sandbox.c).
- * exit_group and execve are _exit and execve by other names: without the
- * hooks of those, the calls in the tracer's buffer were lost, and the new
- * program started a run of its own. Every other call passes through, the
+ * exit_group, execve and execveat are _exit, execve and execveat by other
+ * names: without the hooks of those, the calls in the tracer's buffer were
+ * lost, and the new program started a run of its own. Every other call passes through, the
  * tracer's own included (pages.c maps its memory with syscall()).
  *
  * The hook is a stub without a stack frame that jumps to the real
@@ -12,7 +12,7 @@
  * they do untraced. A child made by vfork or clone(CLONE_VM | CLONE_VFORK)
  * through syscall() runs on its parent's stack: behind a hook with a frame,
  * it overwrote the saved state its parent returned through, and the parent
- * crashed. The four numbers above go to syscall_slow, a C function.
+ * crashed. The five numbers above go to syscall_slow, a C function.
  * Before dlsym has found the real syscall() (the tracer's own calls at its
  * start, a library's constructor that runs before the tracer's first hook),
  * the stub makes the system call itself, still without a frame, as libc's
@@ -38,7 +38,7 @@ static __attribute__((used)) long raw_syscall_failed(long ret)
 }
 
 /*
- * The stub's own system call (below), for the four numbers before
+ * The stub's own system call (below), for the five numbers before
  * the real syscall() is known: called as syscall() is. As syscall()
  * returns: -1 with errno set on failure.
  */
@@ -63,6 +63,15 @@ static __attribute__((used)) long syscall_slow(long number, ...)
 		_exit((int)a[0]);
 	if (number == SYS_execve)
 		return execve((const char *)a[0], (char *const *)a[1], (char *const *)a[2]);
+	if (number == SYS_execveat) {
+		if (!gt_real_execveat)
+			gt_resolve_real();
+		/* A C library without execveat() passes the call on, untraced
+		 * as before: the hook would fail it (hooks_process.c). */
+		if (gt_real_execveat)
+			return execveat((int)a[0], (const char *)a[1], (char *const *)a[2],
+					(char *const *)a[3], (int)a[4]);
+	}
 	long (*real)(long, ...) = __atomic_load_n(&gt_real_syscall, __ATOMIC_ACQUIRE);
 	return (real ? real : syscall_raw)(number, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
@@ -85,6 +94,8 @@ __asm__(".text\n"
 	"	cmpq $" GT_XSTR(SYS_exit_group) ", %rdi\n"
 	"	je 1f\n"
 	"	cmpq $" GT_XSTR(SYS_execve) ", %rdi\n"
+	"	je 1f\n"
+	"	cmpq $" GT_XSTR(SYS_execveat) ", %rdi\n"
 	"	je 1f\n"
 	"	movq gt_real_syscall(%rip), %rax\n"
 	"	testq %rax, %rax\n"

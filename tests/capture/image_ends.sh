@@ -1,6 +1,6 @@
 # image_ends.sh: a program that ends its image by a way other than libc's
 # exit, _exit and exec wrappers (tests/progs/image_ends.c): the exit_group
-# and execve system calls through syscall(), and execveat(). It keeps its
+# execve and execveat system calls through syscall(), and execveat(). It keeps its
 # exit status, and its trace holds every call: the tracer ends the image
 # there as at _exit or execve. Before, the calls still in the tracer's
 # buffer were lost without a word, and the exec'd program started a run of
@@ -19,7 +19,7 @@
 preload=$1 report=$2 prog=$3 early=$4 work=$5
 fresh_dir "$work"
 
-for mode in exit_group syscall execveat; do
+for mode in exit_group syscall execveat syscall_execveat; do
 	args=()
 	[ "$mode" = exit_group ] || args=("$mode")
 	run_status "$work/$mode.plain" "$prog" "${args[@]}"

@@ -9,6 +9,7 @@
  *   image_ends syscall   syscall(SYS_execve) of "sh -c 'exit 4'": an END of
  *                        reason exec, and the shell traced as the next image
  *   image_ends execveat  execveat() of the same
+ *   image_ends syscall_execveat  syscall(SYS_execveat) of the same
  *   image_ends vfork     a child made by clone(CLONE_VM | CLONE_VFORK)
  *                        through syscall() ends with syscall(SYS_exit_group,
  *                        5) on its parent's stack; the parent prints the
@@ -55,6 +56,10 @@ int main(int argc, char **argv)
 	}
 	if (argc == 2 && !strcmp(argv[1], "execveat")) {
 		execveat(AT_FDCWD, "/bin/sh", sh, environ, 0);
+		return 127;
+	}
+	if (argc == 2 && !strcmp(argv[1], "syscall_execveat")) {
+		syscall(SYS_execveat, AT_FDCWD, "/bin/sh", sh, environ, 0);
 		return 127;
 	}
 	syscall(SYS_exit_group, 3);
