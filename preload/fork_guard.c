@@ -24,6 +24,7 @@ static pthread_rwlock_t fork_guard;
 static GT_TLS int fork_guard_held;
 static int guard_lost;	   /* in a child forked without it */
 static GT_TLS int guarded; /* this thread holds the read lock */
+static int registered;	   /* the handlers are pthread_atfork's */
 
 /* How long fork waits for guarded calls (each takes microseconds). */
 #define GT_FORK_WAIT_NS 1000000000L
@@ -67,7 +68,24 @@ static void after_fork_in_child(void)
 void gt_fork_guard_init(void)
 {
 	init_lock();
+	registered = 1;
 	pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
+}
+
+void gt_fork_guard_before_unseen_fork(void)
+{
+	if (registered)
+		before_fork();
+}
+
+void gt_fork_guard_after_unseen_fork(int in_child)
+{
+	if (!registered)
+		return;
+	if (in_child)
+		after_fork_in_child();
+	else
+		after_fork_in_parent();
 }
 
 void gt_fork_guard_enter(void)

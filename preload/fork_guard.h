@@ -8,6 +8,14 @@
 /* Registers the fork handlers; once, at start-up. */
 void gt_fork_guard_init(void);
 
+/*
+ * Around a fork that runs no pthread_atfork handler (a clone made through
+ * syscall(): lifecycle.h), what the handlers do: in_child is 1 in the
+ * child, 0 in the parent (whether the fork failed or not).
+ */
+void gt_fork_guard_before_unseen_fork(void);
+void gt_fork_guard_after_unseen_fork(int in_child);
+
 /* Around every call into those libraries. */
 void gt_fork_guard_enter(void);
 void gt_fork_guard_leave(void);

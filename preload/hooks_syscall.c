@@ -12,7 +12,7 @@
  * they do untraced. A child made by vfork or clone(CLONE_VM | CLONE_VFORK)
  * through syscall() runs on its parent's stack: behind a hook with a frame,
  * it overwrote the saved state its parent returned through, and the parent
- * crashed. The five numbers above go to syscall_slow, a C function.
+ * crashed. The calls above go to syscall_slow, a C function.
  * Before dlsym has found the real syscall() (the tracer's own calls at its
  * start, a library's constructor that runs before the tracer's first hook),
  * the stub makes the system call itself, still without a frame, as libc's
@@ -23,8 +23,10 @@
 #if defined(__x86_64__)
 #include "interpose.h"
 #include "hooks_sandbox.h"
+#include "lifecycle.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -38,7 +40,7 @@ static __attribute__((used)) long raw_syscall_failed(long ret)
 }
 
 /*
- * The stub's own system call (below), for the five numbers before
+ * The stub's own system call (below), for the calls syscall_slow takes before
  * the real syscall() is known: called as syscall() is. As syscall()
  * returns: -1 with errno set on failure.
  */
@@ -73,7 +75,16 @@ static __attribute__((used)) long syscall_slow(long number, ...)
 					(char *const *)a[3], (int)a[4]);
 	}
 	long (*real)(long, ...) = __atomic_load_n(&gt_real_syscall, __ATOMIC_ACQUIRE);
-	return (real ? real : syscall_raw)(number, a[0], a[1], a[2], a[3], a[4], a[5]);
+	if (!real)
+		real = syscall_raw;
+	if (number == SYS_clone) {
+		/* The stub sends only a fork's here. */
+		gt_before_unseen_fork();
+		long ret = real(number, a[0], a[1], a[2], a[3], a[4], a[5]);
+		gt_after_unseen_fork(ret);
+		return ret;
+	}
+	return real(number, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
 
 #define GT_STR(x)  #x
@@ -97,7 +108,14 @@ __asm__(".text\n"
 	"	je 1f\n"
 	"	cmpq $" GT_XSTR(SYS_execveat) ", %rdi\n"
 	"	je 1f\n"
-	"	movq gt_real_syscall(%rip), %rax\n"
+	/* clone: a fork's (no CLONE_VM, no new stack) only. */
+	"	cmpq $" GT_XSTR(SYS_clone) ", %rdi\n"
+	"	jne 2f\n"
+	"	testq $" GT_XSTR(CLONE_VM) ", %rsi\n"
+	"	jnz 2f\n"
+	"	testq %rdx, %rdx\n"
+	"	jz 1f\n"
+	"2:	movq gt_real_syscall(%rip), %rax\n"
 	"	testq %rax, %rax\n"
 	"	jz syscall_raw\n"
 	"	jmp *%rax\n"

@@ -7,6 +7,7 @@
  */
 #include "lifecycle.h"
 #include "exec_env.h"
+#include "fork_guard.h"
 #include "image.h"
 #include "interpose.h"
 #include "log.h"
@@ -112,6 +113,21 @@ static void after_fork_in_child(void)
 	gt_stream_reset_after_fork(gt_image_id);
 	gt_image_begin(GT_ORIGIN_FORK, parent);
 	gt_own_end(saved_guard);
+	errno = saved_errno;
+}
+
+void gt_before_unseen_fork(void)
+{
+	gt_fork_guard_before_unseen_fork();
+}
+
+void gt_after_unseen_fork(long ret)
+{
+	int saved_errno = errno;
+	/* In pthread_atfork's order: the fork guard registered first. */
+	gt_fork_guard_after_unseen_fork(ret == 0);
+	if (ret == 0)
+		after_fork_in_child();
 	errno = saved_errno;
 }
 
