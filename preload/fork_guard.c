@@ -72,9 +72,11 @@ void gt_fork_guard_init(void)
 	pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
 }
 
-void gt_fork_guard_before_unseen_fork(void)
+void gt_fork_guard_before_unseen_fork(int parent_waits)
 {
-	if (registered)
+	/* Not after_fork_in_child's to read: the guard is not taken. */
+	fork_guard_held = 0;
+	if (registered && !parent_waits)
 		before_fork();
 }
 

@@ -4,8 +4,16 @@
  * the tracer first, as prctl(PR_SET_SECCOMP) does (hooks_sandbox.c).
  * exit_group, execve and execveat are _exit, execve and execveat by other
  * names: without the hooks of those, the calls in the tracer's buffer were
- * lost, and the new program started a run of its own. Every other call passes through, the
- * tracer's own included (pages.c maps its memory with syscall()).
+ * lost, and the new program started a run of its own. fork, and a clone
+ * without CLONE_VM on the caller's stack and thread pointer, is a fork
+ * that runs no pthread_atfork handler: the tracer does what its handlers
+ * do around it (lifecycle.h), else the child wrote its parent's unwritten
+ * records a second time, under the parent's image and block numbers, and
+ * the report refused the whole trace as corrupt. A clone with a stack or
+ * a thread pointer (CLONE_SETTLS) of its own passes through: the tracer's
+ * code cannot run in such a child (its thread-local data is elsewhere).
+ * Every other call passes through, the tracer's own included (pages.c
+ * maps its memory with syscall()).
  *
  * The hook is a stub without a stack frame that jumps to the real
  * syscall() for every other number, so that those calls see the stack as
@@ -77,9 +85,10 @@ static __attribute__((used)) long syscall_slow(long number, ...)
 	long (*real)(long, ...) = __atomic_load_n(&gt_real_syscall, __ATOMIC_ACQUIRE);
 	if (!real)
 		real = syscall_raw;
-	if (number == SYS_clone) {
-		/* The stub sends only a fork's here. */
-		gt_before_unseen_fork();
+	if (number == SYS_clone || number == SYS_fork) {
+		/* The stub sends only a fork's clone here. */
+		int parent_waits = number == SYS_clone && (a[0] & CLONE_VFORK);
+		gt_before_unseen_fork(parent_waits);
 		long ret = real(number, a[0], a[1], a[2], a[3], a[4], a[5]);
 		gt_after_unseen_fork(ret);
 		return ret;
@@ -108,10 +117,12 @@ __asm__(".text\n"
 	"	je 1f\n"
 	"	cmpq $" GT_XSTR(SYS_execveat) ", %rdi\n"
 	"	je 1f\n"
-	/* clone: a fork's (no CLONE_VM, no new stack) only. */
+	"	cmpq $" GT_XSTR(SYS_fork) ", %rdi\n"
+	"	je 1f\n"
+	/* clone: a fork's (no CLONE_VM, no new stack or thread pointer) only. */
 	"	cmpq $" GT_XSTR(SYS_clone) ", %rdi\n"
 	"	jne 2f\n"
-	"	testq $" GT_XSTR(CLONE_VM) ", %rsi\n"
+	"	testq $" GT_XSTR(CLONE_VM) " | " GT_XSTR(CLONE_SETTLS) ", %rsi\n"
 	"	jnz 2f\n"
 	"	testq %rdx, %rdx\n"
 	"	jz 1f\n"

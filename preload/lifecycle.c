@@ -116,9 +116,9 @@ static void after_fork_in_child(void)
 	errno = saved_errno;
 }
 
-void gt_before_unseen_fork(void)
+void gt_before_unseen_fork(int parent_waits)
 {
-	gt_fork_guard_before_unseen_fork();
+	gt_fork_guard_before_unseen_fork(parent_waits);
 }
 
 void gt_after_unseen_fork(long ret)

@@ -1,16 +1,25 @@
 /*
- * Forks through syscall(SYS_clone) (as systemd's raw_clone does), which
- * runs no pthread_atfork handler: the raw_fork test's subject. The parent
+ * Forks through syscall(), as systemd's raw_clone does, which runs no
+ * pthread_atfork handler: the raw_fork test's subject. The parent
  * allocates PARENT_CALLS blocks before the fork and AFTER_CALLS after the
  * child ended; the child CHILD_CALLS, then exits with status 7. The
- * parent prints the child's status. Each count has a size of its own
+ * parent prints how the child ended. Each count has a size of its own
  * that the test counts in the trace.
  *
- *   raw_fork          from the main thread
- *   raw_fork threads  while another thread allocates without pause
+ *   raw_fork          syscall(SYS_clone, SIGCHLD, 0, ...)
+ *   raw_fork threads  the same while another thread allocates without pause
+ *   raw_fork fork     syscall(SYS_fork)
+ *   raw_fork waits    CLONE_VFORK (not CLONE_VM): the parent waits until
+ *                     the child exits, and the child waits for a thread of
+ *                     the parent that allocates meanwhile (the tracer must
+ *                     not hold its fork guard across that wait: it hung)
+ *   raw_fork settls   CLONE_SETTLS: the child has a thread pointer of its
+ *                     own, makes no call of libc and exits through the
+ *                     system call (the tracer's code would crash there)
  */
-#define _GNU_SOURCE /* syscall */
+#define _GNU_SOURCE /* syscall, CLONE_* */
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +34,8 @@
 
 static void *volatile kept; /* so that no allocation is elided */
 static volatile int stop;
+static int ask[2], answer[2]; /* the waits case's pipes */
+static char child_tls[1 << 16] __attribute__((aligned(64)));
 
 static void allocate(int n, size_t size)
 {
@@ -45,20 +56,65 @@ static void *churn(void *unused)
 	return NULL;
 }
 
+/* Answers the vfork-like child once, after an allocation of its own. */
+static void *answer_child(void *unused)
+{
+	(void)unused;
+	char c;
+	if (read(ask[0], &c, 1) != 1)
+		return NULL;
+	free(strdup("an allocation from frames not walked before"));
+	if (write(answer[1], "y", 1) != 1)
+		return NULL;
+	return NULL;
+}
+
+static long clone_as(const char *mode)
+{
+	if (!strcmp(mode, "fork"))
+		return syscall(SYS_fork);
+	if (!strcmp(mode, "waits"))
+		return syscall(SYS_clone, CLONE_VFORK | SIGCHLD, 0, 0, 0, 0);
+	if (!strcmp(mode, "settls"))
+		return syscall(SYS_clone, CLONE_SETTLS | SIGCHLD, 0, 0, 0,
+			       child_tls + sizeof(child_tls) / 2);
+	return syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
+}
+
+static void child(const char *mode)
+{
+	if (!strcmp(mode, "settls")) {
+		long ret;
+		__asm__ volatile("syscall"
+				 : "=a"(ret)
+				 : "a"((long)SYS_exit_group), "D"(7L)
+				 : "rcx", "r11", "memory");
+	}
+	allocate(CHILD_CALLS, 2222);
+	if (!strcmp(mode, "waits")) {
+		char c;
+		if (write(ask[1], "x", 1) != 1 || read(answer[0], &c, 1) != 1)
+			_exit(5);
+	}
+	exit(7);
+}
+
 int main(int argc, char **argv)
 {
-	int threads = argc == 2 && !strcmp(argv[1], "threads");
+	const char *mode = argc == 2 ? argv[1] : "";
 	pthread_t other;
-	if (threads && pthread_create(&other, NULL, churn, NULL))
+	int threads = !strcmp(mode, "threads") || !strcmp(mode, "waits");
+	if (!strcmp(mode, "waits") && (pipe(ask) || pipe(answer)))
+		return 2;
+	if (threads &&
+	    pthread_create(&other, NULL, !strcmp(mode, "waits") ? answer_child : churn, NULL))
 		return 2;
 	allocate(PARENT_CALLS, 1111);
-	long pid = syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
+	long pid = clone_as(mode);
 	if (pid < 0)
 		return 3;
-	if (pid == 0) {
-		allocate(CHILD_CALLS, 2222);
-		exit(7);
-	}
+	if (pid == 0)
+		child(mode);
 	int status = 0;
 	if (waitpid((pid_t)pid, &status, 0) != pid)
 		return 4;
@@ -67,6 +123,9 @@ int main(int argc, char **argv)
 		stop = 1;
 		pthread_join(other, NULL);
 	}
-	printf("child status %d\n", WEXITSTATUS(status));
+	if (WIFEXITED(status))
+		printf("child status %d\n", WEXITSTATUS(status));
+	else
+		printf("child signal %d\n", WTERMSIG(status));
 	return 0;
 }
