@@ -20,7 +20,7 @@
 
 #include "die.h"
 
-#define GT_DECODER_BLOCKS 3 /* one being applied, one being decoded, one read ahead */
+#define GT_DECODER_BLOCKS 2 /* one being applied, one being decoded */
 /*
  * Entries in the ring, records per batch (128 KiB of calls). Each batch
  * handed over costs a wake-up: with whole records in batches of 512 the
@@ -65,24 +65,10 @@ struct gt_decoder {
 	struct block_buf blocks[GT_DECODER_BLOCKS];
 	uint64_t nblocks;
 	struct block_buf *cur; /* the block being decoded */
-	/*
-	 * The next block, read while the ring was full (read_ahead): AHEAD_NONE,
-	 * AHEAD_BLOCK (in blocks[nblocks % GT_DECODER_BLOCKS]), or AHEAD_END
-	 * (the reader had no more, or died). What the reader said meanwhile
-	 * waits in held for its place, after the current block's records.
-	 */
-	int ahead;
-	struct {
-		int present, fatal;
-		char *text; /* NULL if it could not be formatted */
-	} held;
-	jmp_buf ahead_stop;    /* back to read_ahead(): the reader died */
 	struct gt_rec_iter it; /* over cur's records */
 	struct entry *filling; /* the entry being filled, not queued yet */
 	jmp_buf stop;	       /* back to decode(): a fatal message or closing */
 };
-
-enum { AHEAD_NONE, AHEAD_BLOCK, AHEAD_END };
 
 static void release_entry(struct entry *e)
 {
@@ -117,23 +103,14 @@ static int wait_consumed(struct gt_decoder *d, uint64_t n)
 	return ok;
 }
 
-static void read_ahead(struct gt_decoder *d);
-
 /*
  * The next free entry of the ring, emptied; NULL if closing. A full ring
  * is waited on until half of it is free: a wake-up per batch cost the
- * caller's thread a system call each (4% of the report's time). Before
- * that wait, the next block is read, if its buffer is free.
+ * caller's thread a system call each (4% of the report's time).
  */
 static struct entry *next_free(struct gt_decoder *d)
 {
 	pthread_mutex_lock(&d->lock);
-	if (d->produced - d->consumed == GT_DECODER_BATCHES && d->ahead == AHEAD_NONE &&
-	    d->consumed >= d->blocks[d->nblocks % GT_DECODER_BLOCKS].done_after) {
-		pthread_mutex_unlock(&d->lock);
-		read_ahead(d);
-		pthread_mutex_lock(&d->lock);
-	}
 	if (d->produced - d->consumed == GT_DECODER_BATCHES)
 		sleep_until_consumed(d, d->produced - GT_DECODER_BATCHES / 2);
 	struct entry *e = d->closing ? NULL : &d->ring[d->produced % GT_DECODER_BATCHES];
@@ -198,55 +175,6 @@ static void queue_message(void *ctx, int fatal, char *text)
 		longjmp(d->stop, 1); /* a decoder frees what it took before it dies */
 }
 
-/* The reader's messages while it reads ahead: kept for their place. */
-static void hold_message(void *ctx, int fatal, char *text)
-{
-	struct gt_decoder *d = ctx;
-	/* One at most: the reader warns of a torn tail, then has no more. */
-	free(d->held.text);
-	d->held.present = 1;
-	d->held.fatal = fatal;
-	d->held.text = text;
-	if (fatal)
-		longjmp(d->ahead_stop, 1);
-}
-
-/*
- * Reads and decompresses the next block while the ring is full and the
- * caller's thread has batches to apply: else the caller waited for that
- * at every block's start, a millisecond or more each time
- * (docs/capture-cost.md, section 0.24). The block's buffer is free (the
- * caller is done with the block it held).
- */
-static void read_ahead(struct gt_decoder *d)
-{
-	struct block_buf *bb = &d->blocks[d->nblocks % GT_DECODER_BLOCKS];
-	gt_set_thread_message_sink(hold_message, d);
-	d->ahead = AHEAD_END;
-	if (!setjmp(d->ahead_stop) && gt_reader_next_into(d->r, &bb->b, &bb->raw, &bb->cap)) {
-		bb->end = gt_reader_pos(d->r);
-		d->ahead = AHEAD_BLOCK;
-	}
-	gt_set_thread_message_sink(queue_message, d);
-}
-
-/* The block read ahead, if any: its messages queued first. Returns the
- * reader's answer (1: a block), or -1 if none was read ahead. */
-static int take_ahead(struct gt_decoder *d)
-{
-	if (d->ahead == AHEAD_NONE)
-		return -1;
-	int got = d->ahead == AHEAD_BLOCK;
-	d->ahead = AHEAD_NONE;
-	if (d->held.present) {
-		char *text = d->held.text;
-		d->held.present = 0;
-		d->held.text = NULL;
-		queue_message(d, d->held.fatal, text); /* a fatal one does not return */
-	}
-	return got;
-}
-
 /*
  * Calls the 64-byte form holds every field of: the malloc family but the
  * aligned functions (their align, and posix_memalign's ret, go whole).
@@ -294,14 +222,10 @@ static int produce(struct gt_decoder *d)
 {
 	if (!d->cur) {
 		struct block_buf *bb = &d->blocks[d->nblocks % GT_DECODER_BLOCKS];
-		int got = take_ahead(d);
-		if (got < 0) {
-			got = wait_consumed(d, bb->done_after) &&
-			      gt_reader_next_into(d->r, &bb->b, &bb->raw, &bb->cap);
-			bb->end = gt_reader_pos(d->r);
-		}
-		if (!got)
+		if (!wait_consumed(d, bb->done_after) ||
+		    !gt_reader_next_into(d->r, &bb->b, &bb->raw, &bb->cap))
 			return 0;
+		bb->end = gt_reader_pos(d->r);
 		d->nblocks++;
 		d->cur = bb;
 		if (!start_batch(d))
@@ -460,7 +384,6 @@ void gt_decoder_close(struct gt_decoder *d)
 	}
 	for (int i = 0; i < GT_DECODER_BLOCKS; i++)
 		free(d->blocks[i].raw);
-	free(d->held.text);
 	pthread_mutex_destroy(&d->lock);
 	pthread_cond_destroy(&d->filled);
 	pthread_cond_destroy(&d->room);

@@ -1,11 +1,10 @@
 # big_blocks.sh: a trace whose blocks hold more calls than the analyzer's
-# ring of decoded batches (8 × 2048), so that its decoding thread reads the
-# next block ahead while the report applies the current one
-# (analyzer/read/decoder.c, read_ahead). What the reading finds there must
-# come at its place: every call of the blocks before a torn tail, then its
-# warning (exit 0); every block before bytes that are no block, then the
-# one-line error (exit 1). Counts are checked against --dump, which decodes
-# in line, on the main thread.
+# ring of decoded batches (8 × 2048), so that its decoding thread fills the
+# ring and waits many times within each block (analyzer/read/decoder.c).
+# What the reading finds after them must come at its place: every call of
+# the blocks before a torn tail, then its warning (exit 0); every block
+# before bytes that are no block, then the one-line error (exit 1). Counts
+# are checked against --dump, which decodes in line, on the main thread.
 #
 # usage: bash big_blocks.sh PRELOAD REPORT ALLOC_CHURN WORKDIR
 . "$(dirname "$0")/../lib.sh"
