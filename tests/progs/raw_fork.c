@@ -1,6 +1,7 @@
 /*
- * Forks through syscall(), as systemd's raw_clone does, which runs no
- * pthread_atfork handler: the raw_fork test's subject. The parent
+ * Forks through syscall(), as systemd's raw_clone does, or glibc's
+ * clone(), which run no pthread_atfork handler: the raw_fork test's
+ * subject. The parent
  * allocates PARENT_CALLS blocks before the fork and AFTER_CALLS after the
  * child ended; the child CHILD_CALLS, then exits with status 7. The
  * parent prints how the child ended. Each count has a size of its own
@@ -16,6 +17,9 @@
  *   raw_fork settls   CLONE_SETTLS: the child has a thread pointer of its
  *                     own, makes no call of libc and exits through the
  *                     system call (the tracer's code would crash there)
+ *   raw_fork libc_clone       clone(fn, stack, SIGCHLD, ...): fn returns 7
+ *                             (glibc ends the child with the exit system call)
+ *   raw_fork libc_clone_exit  the same, fn calls exit(7)
  */
 #define _GNU_SOURCE /* syscall, CLONE_* */
 #include <pthread.h>
@@ -36,6 +40,7 @@ static void *volatile kept; /* so that no allocation is elided */
 static volatile int stop;
 static int ask[2], answer[2]; /* the waits case's pipes */
 static char child_tls[1 << 16] __attribute__((aligned(64)));
+static char child_stack[1 << 18] __attribute__((aligned(64))); /* libc_clone's */
 
 static void allocate(int n, size_t size)
 {
@@ -69,8 +74,22 @@ static void *answer_child(void *unused)
 	return NULL;
 }
 
+static void child(const char *mode);
+
+/* libc_clone's function, on child_stack. */
+static int child_function(void *mode)
+{
+	allocate(CHILD_CALLS, 2222);
+	if (!strcmp(mode, "libc_clone_exit"))
+		child(mode);
+	return 7;
+}
+
 static long clone_as(const char *mode)
 {
+	if (!strncmp(mode, "libc_clone", 10))
+		return clone(child_function, child_stack + sizeof(child_stack), SIGCHLD,
+			     (void *)mode);
 	if (!strcmp(mode, "fork"))
 		return syscall(SYS_fork);
 	if (!strcmp(mode, "waits"))
@@ -90,7 +109,8 @@ static void child(const char *mode)
 				 : "a"((long)SYS_exit_group), "D"(7L)
 				 : "rcx", "r11", "memory");
 	}
-	allocate(CHILD_CALLS, 2222);
+	if (strcmp(mode, "libc_clone_exit"))
+		allocate(CHILD_CALLS, 2222);
 	if (!strcmp(mode, "waits")) {
 		char c;
 		if (write(ask[1], "x", 1) != 1 || read(answer[0], &c, 1) != 1)
