@@ -25,6 +25,10 @@
 int gt_exit_status = -1;
 
 static void after_fork_in_child(void);
+static void end_unless_constructed(int status, void *unused);
+
+/* gt_constructor ran: so will gt_destructor, at exit. */
+static int constructed;
 
 /*
  * Does the work of starting; runs once, with the guard held. Returns 0
@@ -60,6 +64,15 @@ static int start(void)
 		return -1;
 	}
 	pthread_atfork(NULL, NULL, after_fork_in_child);
+	/*
+	 * Tracing starts before this library's constructor when another
+	 * library's constructor, run first, calls a hook. If that process
+	 * then exits before the constructor runs (a child it forked, or
+	 * itself), the loader does not run gt_destructor either: its calls
+	 * were lost, and a forked child's image had no END.
+	 */
+	if (!constructed)
+		on_exit(end_unless_constructed, NULL);
 	gt_tracer_on();
 	gt_image_begin(origin, 0);
 	return 0;
@@ -116,8 +129,15 @@ static void after_fork_in_child(void)
 	errno = saved_errno;
 }
 
+void gt_before_fork(void)
+{
+	if (gt_enter())
+		gt_leave();
+}
+
 void gt_before_unseen_fork(int parent_waits)
 {
+	gt_before_fork();
 	gt_fork_guard_before_unseen_fork(parent_waits);
 }
 
@@ -134,6 +154,7 @@ void gt_after_unseen_fork(long ret)
 /* Start even if the program never allocates before main. */
 __attribute__((constructor)) static void gt_constructor(void)
 {
+	constructed = 1;
 	if (gt_enter())
 		gt_leave();
 }
@@ -146,6 +167,16 @@ static void end_after_finalizers(int status, void *unused)
 {
 	(void)unused;
 	if (!gt_enter())
+		return;
+	gt_image_end(GT_END_EXIT, status);
+	gt_leave();
+}
+
+/* The exit handler start() registers; gt_destructor's work once it cannot run. */
+static void end_unless_constructed(int status, void *unused)
+{
+	(void)unused;
+	if (constructed || !gt_enter())
 		return;
 	gt_image_end(GT_END_EXIT, status);
 	gt_leave();

@@ -50,7 +50,15 @@ static inline void gt_leave(void)
 }
 
 /*
- * Around a fork that runs no pthread_atfork handler: fork or clone()
+ * Before a fork: starts tracing if no hook has yet, so that the child is
+ * the parent's forked image and not the first process of a run of its own
+ * (which would truncate the trace file of the other).
+ */
+void gt_before_fork(void);
+
+/*
+ * Around a fork that runs no pthread_atfork handler (tracing started
+ * first, as gt_before_fork does): fork or clone()
  * without CLONE_VM made through syscall() (hooks_syscall.c). What the
  * tracer's handlers do at a fork, so that the child is an image of its own
  * and does not write its parent's records again. parent_waits: the clone

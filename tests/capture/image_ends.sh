@@ -1,16 +1,20 @@
 # image_ends.sh: a program that ends its image by a way other than libc's
-# exit, _exit and exec wrappers (tests/progs/image_ends.c): the exit_group
-# execve and execveat system calls through syscall(), and execveat(). It keeps its
-# exit status, and its trace holds every call: the tracer ends the image
-# there as at _exit or execve. Before, the calls still in the tracer's
-# buffer were lost without a word, and the exec'd program started a run of
-# its own, truncating the trace file. The flush interval is an hour, so
-# that nothing was written before. And a vfork-like child made through
-# syscall() that ends with exit_group leaves its parent running.
+# exit, _exit and exec wrappers (tests/progs/image_ends.c): the exit_group,
+# execve and execveat system calls through syscall(), and execveat(). It
+# keeps its exit status, and its trace holds every call: the tracer ends
+# the image there as at _exit or execve. Before, the calls still in the
+# tracer's buffer were lost without a word, and the exec'd program started
+# a run of its own, truncating the trace file. The flush interval is an
+# hour, so that nothing was written before. And a vfork-like child made
+# through syscall() that ends with exit_group leaves its parent running.
 #
 # The same from a library's constructor that runs before the tracer's first
 # hook (EARLY_LIB, after libgittrace.so in LD_PRELOAD, tests/progs/early_lib.c):
-# the vfork-like child, and the exec, which started a run of its own there.
+# the vfork-like child, and the exec, which started a run of its own there;
+# and a child forked there (fork() and syscall(SYS_fork)) that exits there:
+# it started a run of its own, which its parent's truncated, and no
+# destructor of the tracer's ran in it (the loader had not run the
+# constructor): its calls were lost.
 #
 # usage: bash image_ends.sh PRELOAD REPORT PROGRAM EARLY_LIB WORKDIR
 . "$(dirname "$0")/../lib.sh"
@@ -48,7 +52,7 @@ same_outcome "vfork" "$work/vfork.plain" "$work/vfork" 0
 check_eq "vfork: trace complete" true "$(jq .trace.complete "$work/vfork.json")"
 
 # From the constructor of a library after libgittrace.so in LD_PRELOAD.
-for mode in vfork exec; do
+for mode in vfork exec fork raw_fork; do
 	GITTRACE_TEST_EARLY=$mode LD_PRELOAD=$early run_status "$work/early_$mode.plain" "$prog"
 	GITTRACE_TEST_EARLY=$mode GITTRACE_OUTPUT=$work/early_$mode.zst LD_PRELOAD=$preload:$early \
 		run_status "$work/early_$mode" "$prog"
@@ -60,6 +64,17 @@ check_grep "early vfork: the parent's register kept" "^early: child status 5, ke
 	"$work/early_vfork.plain.stdout"
 check_eq "early exec: the program and the shell it became" "exec root" \
 	"$(jq -r '[.processes[].origin] | sort | join(" ")' "$work/early_exec.json")"
+for mode in fork raw_fork; do
+	check_eq "early $mode: untraced output" "early: child status 7" \
+		"$(cat "$work/early_$mode.plain.stdout")"
+	check_eq "early $mode: the program and its forked child, with their exit statuses" \
+		"fork:7 root:3" \
+		"$(jq -r '[.processes[] | "\(.origin):\(.exit_status)"] | sort | join(" ")' \
+			"$work/early_$mode.json")"
+	check_eq "early $mode: the child's calls" 500 \
+		"$(jq '[.processes[] | select(.origin == "fork") | .calls.malloc] | add' \
+			"$work/early_$mode.json")"
+done
 
 check_eq "exit_group: untraced exit status" 3 "$(cat "$work/exit_group.plain.status")"
 check_eq "exit_group: the END is an _exit's" "reason=_exit status=3" \

@@ -8,6 +8,10 @@
  *          child's status and a value it kept in a register across the
  *          call, which a child running through a stack frame overwrote
  *   exec   execve of "sh -c 'exit 4'" through syscall()
+ *   fork   fork(): the child makes 500 allocations of 2222 bytes and
+ *          exits with status 7 (a run of its own truncated the parent's
+ *          trace, and no destructor of the tracer's runs in the child)
+ *   raw_fork  the same through syscall(SYS_fork)
  */
 #define _GNU_SOURCE /* syscall, CLONE_* */
 #include <sched.h>
@@ -35,6 +39,24 @@ __attribute__((noinline)) static void vfork_child(long kept)
 	fflush(stdout);
 }
 
+static void *volatile kept; /* so that no allocation is elided */
+
+static void fork_child(int raw)
+{
+	pid_t pid = raw ? (pid_t)syscall(SYS_fork) : fork();
+	if (pid == 0) {
+		for (int i = 0; i < 500; i++) {
+			kept = malloc(2222);
+			free(kept);
+		}
+		exit(7);
+	}
+	int status = 0;
+	waitpid(pid, &status, 0);
+	printf("early: child status %d\n", WEXITSTATUS(status));
+	fflush(stdout);
+}
+
 __attribute__((constructor)) static void early(void)
 {
 	const char *what = getenv("GITTRACE_TEST_EARLY");
@@ -42,6 +64,8 @@ __attribute__((constructor)) static void early(void)
 		return;
 	if (!strcmp(what, "vfork"))
 		vfork_child(getpid() % 1 + 42);
+	if (!strcmp(what, "fork") || !strcmp(what, "raw_fork"))
+		fork_child(!strcmp(what, "raw_fork"));
 	if (!strcmp(what, "exec")) {
 		char *const sh[] = {"sh", "-c", "exit 4", NULL};
 		unsetenv("GITTRACE_TEST_EARLY"); /* the shell loads this library too */

@@ -1,0 +1,86 @@
+/*
+ * Forks. A forked child is an image of its own, made by the tracer's
+ * pthread_atfork handler (lifecycle.c), which also runs for forks inside
+ * libc that no hook sees. The hooks here are for what that misses:
+ *
+ * fork() before tracing started (from a library's constructor that runs
+ * before the tracer's first hook): parent and child each started a run of
+ * their own later, and the second truncated the first's trace. The hook
+ * starts tracing in the parent first, as spawn does (hooks_process.c).
+ *
+ * _Fork() and glibc's clone() without CLONE_VM run no pthread_atfork
+ * handler. The child kept its parent's stream and wrote the parent's
+ * unwritten records again, under the parent's image and block numbers
+ * (the report refused the trace as corrupt); a clone child whose function
+ * returned was ended by glibc with the exit system call, past every hook,
+ * and its calls were lost without a word. The hooks do what the tracer's
+ * fork handlers do around them (lifecycle.h); a clone child starts in
+ * child_start, which ends its image with _exit when the function returns.
+ * A thread, a vfork child (CLONE_VM), or a child with a thread pointer of
+ * its own (CLONE_SETTLS: the tracer's thread-local data is not there)
+ * passes through.
+ *
+ * Linux only (hooks.def).
+ */
+#if defined(__linux__)
+#include "interpose.h"
+#include "lifecycle.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <unistd.h>
+
+GT_EXPORT pid_t GT_HOOK_NAME(fork)(void)
+{
+	gt_before_fork();
+	return gt_real_fork();
+}
+
+GT_EXPORT pid_t GT_HOOK_NAME(_Fork)(void)
+{
+	gt_before_unseen_fork(0);
+	if (!gt_real__Fork) {
+		gt_after_unseen_fork(-1);
+		errno = ENOSYS; /* a C library without it: the program cannot have called it */
+		return -1;
+	}
+	pid_t ret = gt_real__Fork();
+	gt_after_unseen_fork(ret);
+	return ret;
+}
+
+struct child_start {
+	int (*fn)(void *);
+	void *arg;
+};
+
+/* The child's first function. Its memory is a copy of the parent's:
+ * the parent's struct is there, at the same address. */
+static int child_start(void *p)
+{
+	const struct child_start *start = p;
+	gt_after_unseen_fork(0);
+	/* The status the exit system call would have given, through the hook. */
+	_exit(start->fn(start->arg));
+}
+
+GT_EXPORT int GT_HOOK_NAME(clone)(int (*fn)(void *), void *stack, int flags, void *arg, ...)
+{
+	va_list ap;
+	va_start(ap, arg);
+	/* Read whether flags ask for them or not, as glibc's clone does. */
+	pid_t *parent_tid = va_arg(ap, pid_t *);
+	void *tls = va_arg(ap, void *);
+	pid_t *child_tid = va_arg(ap, pid_t *);
+	va_end(ap);
+	gt_before_fork();
+	if (flags & (CLONE_VM | CLONE_SETTLS))
+		return gt_real_clone(fn, stack, flags, arg, parent_tid, tls, child_tid);
+	struct child_start start = {fn, arg};
+	gt_before_unseen_fork((flags & CLONE_VFORK) != 0);
+	int ret = gt_real_clone(child_start, stack, flags, &start, parent_tid, tls, child_tid);
+	gt_after_unseen_fork(ret); /* the parent's: ret is the child's pid, or -1 */
+	return ret;
+}
+#endif
