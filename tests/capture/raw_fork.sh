@@ -1,9 +1,9 @@
-# raw_fork.sh: forks made through syscall() (tests/progs/raw_fork.c), which
-# run no pthread_atfork handler: syscall(SYS_clone) from the main thread
-# and while another thread allocates, syscall(SYS_fork), a CLONE_VFORK
-# clone whose child waits for a thread of its parent that allocates, and
-# glibc's clone() whose function returns (glibc ends the child with the
-# exit system call: its calls were lost) or calls exit. The
+# raw_fork.sh: forks that run no pthread_atfork handler
+# (tests/progs/raw_fork.c): syscall(SYS_clone) from the main thread and
+# while another thread allocates, syscall(SYS_fork), _Fork(), a
+# CLONE_VFORK clone whose child waits for a thread of its parent that
+# allocates, and glibc's clone() whose function returns (glibc ends the
+# child with the exit system call: its calls were lost) or calls exit. The
 # child must be an image of its own, with its own calls only: before, it
 # wrote its parent's unwritten records a second time under the parent's
 # image and block numbers, and the report refused the whole trace as
@@ -25,7 +25,7 @@ count() {
 	grep -c " pid=$2 .* CALL fn=malloc .* size=$3 " "$1" || true
 }
 
-for mode in clone threads fork waits settls libc_clone libc_clone_exit; do
+for mode in clone threads fork _Fork waits settls libc_clone libc_clone_exit; do
 	run_status "$work/$mode.plain" timeout -s KILL 60 "$prog" "$mode"
 	check_eq "$mode: untraced output" "child status 7" "$(cat "$work/$mode.plain.stdout")"
 	# timeout stays untraced; env, traced, execs the program.

@@ -10,6 +10,7 @@
  *   raw_fork          syscall(SYS_clone, SIGCHLD, 0, ...)
  *   raw_fork threads  the same while another thread allocates without pause
  *   raw_fork fork     syscall(SYS_fork)
+ *   raw_fork _Fork    glibc's _Fork(), a fork without pthread_atfork handlers
  *   raw_fork waits    CLONE_VFORK (not CLONE_VM): the parent waits until
  *                     the child exits, and the child waits for a thread of
  *                     the parent that allocates meanwhile (the tracer must
@@ -92,6 +93,8 @@ static long clone_as(const char *mode)
 			     (void *)mode);
 	if (!strcmp(mode, "fork"))
 		return syscall(SYS_fork);
+	if (!strcmp(mode, "_Fork"))
+		return _Fork();
 	if (!strcmp(mode, "waits"))
 		return syscall(SYS_clone, CLONE_VFORK | SIGCHLD, 0, 0, 0, 0);
 	if (!strcmp(mode, "settls"))
