@@ -22,6 +22,7 @@
  */
 #include "frame_rules.h"
 #include "build_id.h"
+#include "loader.h"
 #include "pages.h"
 #include "tracer.h"
 
@@ -225,7 +226,7 @@ static struct module *module_of(uintptr_t ip)
 	static struct loaded l; /* under the learning mutex: off the stack */
 	l.ip = ip;
 	l.m = &modules[nmodules];
-	if (!dl_iterate_phdr(find_loaded, &l))
+	if (!gt_loader_modules(find_loaded, &l))
 		return NULL;
 	read_cfi(&l, l.m);
 	return &modules[nmodules++];

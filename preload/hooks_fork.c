@@ -15,20 +15,24 @@
  * returned was ended by glibc with the exit system call, past every hook,
  * and its calls were lost without a word. The hooks do what the tracer's
  * fork handlers do around them (lifecycle.h); a clone child starts in
- * child_start, which ends its image with _exit when the function returns.
- * A thread, a vfork child (CLONE_VM), or a child with a thread pointer of
- * its own (CLONE_SETTLS: the tracer's thread-local data is not there)
- * passes through.
+ * child_start, which ends its image with _exit when the function returns
+ * (as glibc's exit system call would have ended it, if it has one thread
+ * only). A thread, a vfork child (CLONE_VM), a child with a thread pointer
+ * of its own (CLONE_SETTLS: the tracer's thread-local data is not there),
+ * and a call that fails (no function or stack) pass through.
  *
  * Linux only (hooks.def).
  */
 #if defined(__linux__)
 #include "interpose.h"
 #include "lifecycle.h"
+#include "stream.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdarg.h>
+#include <string.h>
 #include <unistd.h>
 
 GT_EXPORT pid_t GT_HOOK_NAME(fork)(void)
@@ -55,14 +59,47 @@ struct child_start {
 	void *arg;
 };
 
+/* 1 if this process has one thread (field 20 of /proc/self/stat), 0 if
+ * more or if that cannot be read. */
+static int one_thread(void)
+{
+	char stat[1024];
+	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ssize_t n = read(fd, stat, sizeof(stat) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	stat[n] = '\0';
+	/* The command's name, in parentheses, may hold spaces and parentheses. */
+	const char *field = strrchr(stat, ')');
+	for (int i = 2; field && i < 20; i++)
+		field = strchr(field + 1, ' ');
+	return field && field[1] == '1' && field[2] == ' ';
+}
+
 /* The child's first function. Its memory is a copy of the parent's:
  * the parent's struct is there, at the same address. */
 static int child_start(void *p)
 {
 	const struct child_start *start = p;
 	gt_after_unseen_fork(0);
-	/* The status the exit system call would have given, through the hook. */
-	_exit(start->fn(start->arg));
+	int status = start->fn(start->arg);
+	/*
+	 * glibc ends the child with the exit system call, which ends this
+	 * thread only. Alone, that ends the process: _exit does the same,
+	 * through its hook, which ends the image. With other threads the
+	 * process goes on; the calls so far are written, and its exit
+	 * writes the END.
+	 */
+	if (one_thread())
+		_exit(status);
+	if (gt_enter()) {
+		gt_stream_flush();
+		gt_leave();
+	}
+	return status;
 }
 
 GT_EXPORT int GT_HOOK_NAME(clone)(int (*fn)(void *), void *stack, int flags, void *arg, ...)
@@ -75,7 +112,7 @@ GT_EXPORT int GT_HOOK_NAME(clone)(int (*fn)(void *), void *stack, int flags, voi
 	pid_t *child_tid = va_arg(ap, pid_t *);
 	va_end(ap);
 	gt_before_fork();
-	if (flags & (CLONE_VM | CLONE_SETTLS))
+	if ((flags & (CLONE_VM | CLONE_SETTLS)) || !fn || !stack)
 		return gt_real_clone(fn, stack, flags, arg, parent_tid, tls, child_tid);
 	struct child_start start = {fn, arg};
 	gt_before_unseen_fork((flags & CLONE_VFORK) != 0);

@@ -168,7 +168,7 @@ static int write_module(struct dl_phdr_info *info, size_t size, void *data)
 
 void gt_image_modules(void)
 {
-	dl_iterate_phdr(write_module, NULL);
+	gt_loader_modules(write_module, NULL);
 }
 
 void gt_image_modules_if_loaded(void)

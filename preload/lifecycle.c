@@ -10,6 +10,7 @@
 #include "fork_guard.h"
 #include "image.h"
 #include "interpose.h"
+#include "loader.h"
 #include "log.h"
 #include "session.h"
 #include "settings.h"
@@ -121,6 +122,7 @@ static void after_fork_in_child(void)
 	uint64_t parent = gt_image_id;
 	int saved_guard = gt_own_begin();
 	gt_image_id = gt_image_new_id();
+	gt_loader_forked();
 	gt_session_forked();
 	gt_writer_reset_after_fork();
 	gt_stream_reset_after_fork(gt_image_id);

@@ -1,14 +1,16 @@
-# raw_fork.sh: forks that run no pthread_atfork handler
+# raw_fork.sh: forks that run no pthread_atfork handler, and their kin
 # (tests/progs/raw_fork.c): syscall(SYS_clone) from the main thread and
 # while another thread allocates, syscall(SYS_fork), _Fork(), a
 # CLONE_VFORK clone whose child waits for a thread of its parent that
-# allocates, and glibc's clone() whose function returns (glibc ends the
-# child with the exit system call: its calls were lost) or calls exit. The
-# child must be an image of its own, with its own calls only: before, it
-# wrote its parent's unwritten records a second time under the parent's
-# image and block numbers, and the report refused the whole trace as
-# corrupt. The CLONE_VFORK case hung while the tracer held its fork guard
-# across the clone. A clone with a thread pointer of its own (CLONE_SETTLS)
+# allocates, fork() while another thread holds the loader's lock, and
+# glibc's clone() whose function returns (glibc ends the child with the
+# exit system call: its calls were lost) or calls exit. The child must be
+# an image of its own, with its own calls only: before, it wrote its
+# parent's unwritten records a second time under the parent's image and
+# block numbers, and the report refused the whole trace as corrupt. The
+# CLONE_VFORK case hung while the tracer held its fork guard across the
+# clone; the loader's case hung in the child, which asked the loader for
+# its modules. A clone with a thread pointer of its own (CLONE_SETTLS)
 # passes through untraced: its child crashed in the tracer's code. The
 # flush interval is an hour, so that the parent's calls are all unwritten
 # at the fork.
@@ -25,7 +27,7 @@ count() {
 	grep -c " pid=$2 .* CALL fn=malloc .* size=$3 " "$1" || true
 }
 
-for mode in clone threads fork _Fork waits settls libc_clone libc_clone_exit; do
+for mode in clone threads fork _Fork waits loader_busy settls libc_clone libc_clone_exit; do
 	run_status "$work/$mode.plain" timeout -s KILL 60 "$prog" "$mode"
 	check_eq "$mode: untraced output" "child status 7" "$(cat "$work/$mode.plain.stdout")"
 	# timeout stays untraced; env, traced, execs the program.

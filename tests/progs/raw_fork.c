@@ -18,11 +18,15 @@
  *   raw_fork settls   CLONE_SETTLS: the child has a thread pointer of its
  *                     own, makes no call of libc and exits through the
  *                     system call (the tracer's code would crash there)
+ *   raw_fork loader_busy  fork() while another thread holds the loader's
+ *                     lock, in dl_iterate_phdr (glibc's fork does not
+ *                     reset it: the tracer's child asked for it and hung)
  *   raw_fork libc_clone       clone(fn, stack, SIGCHLD, ...): fn returns 7
  *                             (glibc ends the child with the exit system call)
  *   raw_fork libc_clone_exit  the same, fn calls exit(7)
  */
 #define _GNU_SOURCE /* syscall, CLONE_* */
+#include <link.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -31,6 +35,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define PARENT_CALLS 1000 /* of 1111 bytes */
@@ -59,6 +64,26 @@ static void *churn(void *unused)
 		void *p = malloc(64);
 		free(p);
 	}
+	return NULL;
+}
+
+/* Holds the loader's lock a while for each module. */
+static int hold_loader(struct dl_phdr_info *info, size_t size, void *unused)
+{
+	(void)info;
+	(void)size;
+	(void)unused;
+	struct timespec pause = {0, 200000};
+	nanosleep(&pause, NULL);
+	return stop;
+}
+
+/* In the loader's lock nearly all the time, until stop. */
+static void *iterate_modules(void *unused)
+{
+	(void)unused;
+	while (!stop)
+		dl_iterate_phdr(hold_loader, NULL);
 	return NULL;
 }
 
@@ -93,6 +118,8 @@ static long clone_as(const char *mode)
 			     (void *)mode);
 	if (!strcmp(mode, "fork"))
 		return syscall(SYS_fork);
+	if (!strcmp(mode, "loader_busy"))
+		return fork();
 	if (!strcmp(mode, "_Fork"))
 		return _Fork();
 	if (!strcmp(mode, "waits"))
@@ -126,13 +153,26 @@ int main(int argc, char **argv)
 {
 	const char *mode = argc == 2 ? argv[1] : "";
 	pthread_t other;
-	int threads = !strcmp(mode, "threads") || !strcmp(mode, "waits");
+	int busy_loader = !strcmp(mode, "loader_busy");
+	int threads = !strcmp(mode, "threads") || !strcmp(mode, "waits") || busy_loader;
 	if (!strcmp(mode, "waits") && (pipe(ask) || pipe(answer)))
 		return 2;
-	if (threads &&
-	    pthread_create(&other, NULL, !strcmp(mode, "waits") ? answer_child : churn, NULL))
+	/* The loader's lock is busy from after the parent's calls (which may
+	 * ask the loader for new code's modules) to the fork. */
+	if (busy_loader)
+		allocate(PARENT_CALLS, 1111);
+	if (threads && pthread_create(&other, NULL,
+				      !strcmp(mode, "waits") ? answer_child
+				      : busy_loader	     ? iterate_modules
+							     : churn,
+				      NULL))
 		return 2;
-	allocate(PARENT_CALLS, 1111);
+	if (busy_loader) {
+		struct timespec start = {0, 10000000}; /* into its first iteration */
+		nanosleep(&start, NULL);
+	} else {
+		allocate(PARENT_CALLS, 1111);
+	}
 	long pid = clone_as(mode);
 	if (pid < 0)
 		return 3;
