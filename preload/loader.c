@@ -7,8 +7,9 @@
  * tracer's child that asked the loader for its modules (to announce them,
  * or to read the frame rules of new code) hung. So each full listing the
  * tracer makes is kept, and a forked child lists what was kept: its
- * modules are its parent's. Modules a child loads itself are not seen
- * (their frames have no rules; stacks through them end there).
+ * modules are its parent's. Modules a child loads itself are not seen:
+ * no MODULE record, and stacks through them are libunwind's (frame_rules.c
+ * finds no rules there). A child can load one only if the lock was free.
  */
 #include "loader.h"
 

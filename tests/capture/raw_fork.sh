@@ -55,4 +55,20 @@ for mode in clone threads fork _Fork waits loader_busy settls libc_clone libc_cl
 	check_eq "$mode: none of the parent's calls again in the child" 0 \
 		"$(count "$work/$mode.dump" "$child" 1111)"
 done
+
+# A clone() child whose function returns while another of its threads runs
+# on: the process ends with that thread, as untraced (the tracer's _exit
+# ended both at once). And a clone() without a function fails as untraced
+# (the tracer made a child that crashed).
+for mode in libc_clone_thread no_function; do
+	run_status "$work/$mode.plain" timeout -s KILL 60 "$prog" "$mode"
+	GITTRACE_OUTPUT=$work/$mode.zst run_status "$work/$mode" \
+		timeout -s KILL 60 env LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$preload" "$prog" "$mode"
+	same_outcome "$mode" "$work/$mode.plain" "$work/$mode" 0
+	"$report" --json "$work/$mode.zst" >/dev/null 2>"$work/$mode.report.err" ||
+		fail "$mode: the report failed: $(cat "$work/$mode.report.err")"
+done
+check_eq "libc_clone_thread: untraced output" "thread done child status 0" \
+	"$(paste -sd' ' "$work/libc_clone_thread.plain.stdout")"
+check_eq "no_function: untraced output" "clone -1, errno 22" "$(cat "$work/no_function.plain.stdout")"
 finish

@@ -24,11 +24,17 @@
  *   raw_fork libc_clone       clone(fn, stack, SIGCHLD, ...): fn returns 7
  *                             (glibc ends the child with the exit system call)
  *   raw_fork libc_clone_exit  the same, fn calls exit(7)
+ *   raw_fork libc_clone_thread  fn starts a thread and returns 7: the
+ *                     thread goes on (glibc's exit system call ends the
+ *                     first thread only), prints, and its end ends the
+ *                     process, with status 0
+ *   raw_fork no_function  clone(NULL, ...): fails with EINVAL
  */
 #define _GNU_SOURCE /* syscall, CLONE_* */
 #include <link.h>
 #include <pthread.h>
 #include <sched.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,9 +108,24 @@ static void *answer_child(void *unused)
 
 static void child(const char *mode);
 
+/* libc_clone_thread's thread: outlives the child's first thread. */
+static void *outlive(void *unused)
+{
+	(void)unused;
+	struct timespec pause = {0, 100000000};
+	nanosleep(&pause, NULL);
+	static const char done[] = "thread done\n";
+	if (write(1, done, sizeof(done) - 1) < 0)
+		return NULL;
+	return NULL;
+}
+
 /* libc_clone's function, on child_stack. */
 static int child_function(void *mode)
 {
+	pthread_t thread;
+	if (!strcmp(mode, "libc_clone_thread") && pthread_create(&thread, NULL, outlive, NULL))
+		return 2;
 	allocate(CHILD_CALLS, 2222);
 	if (!strcmp(mode, "libc_clone_exit"))
 		child(mode);
@@ -152,6 +173,12 @@ static void child(const char *mode)
 int main(int argc, char **argv)
 {
 	const char *mode = argc == 2 ? argv[1] : "";
+	if (!strcmp(mode, "no_function")) {
+		errno = 0;
+		int ret = clone(NULL, child_stack + sizeof(child_stack), SIGCHLD, NULL);
+		printf("clone %d, errno %d\n", ret, errno);
+		return 0;
+	}
 	pthread_t other;
 	int busy_loader = !strcmp(mode, "loader_busy");
 	int threads = !strcmp(mode, "threads") || !strcmp(mode, "waits") || busy_loader;
