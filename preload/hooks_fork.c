@@ -35,15 +35,27 @@
 #include <string.h>
 #include <unistd.h>
 
+/*
+ * gt_before_fork resolves them, but not when this thread is in the tracer
+ * already: a signal handler that forks inside the first hook's start.
+ */
+static void need_real(void)
+{
+	if (!gt_real_fork)
+		gt_resolve_real();
+}
+
 GT_EXPORT pid_t GT_HOOK_NAME(fork)(void)
 {
 	gt_before_fork();
+	need_real();
 	return gt_real_fork();
 }
 
 GT_EXPORT pid_t GT_HOOK_NAME(_Fork)(void)
 {
 	gt_before_unseen_fork(0);
+	need_real();
 	if (!gt_real__Fork) {
 		gt_after_unseen_fork(-1);
 		errno = ENOSYS; /* a C library without it: the program cannot have called it */
@@ -112,6 +124,7 @@ GT_EXPORT int GT_HOOK_NAME(clone)(int (*fn)(void *), void *stack, int flags, voi
 	pid_t *child_tid = va_arg(ap, pid_t *);
 	va_end(ap);
 	gt_before_fork();
+	need_real();
 	if ((flags & (CLONE_VM | CLONE_SETTLS)) || !fn || !stack)
 		return gt_real_clone(fn, stack, flags, arg, parent_tid, tls, child_tid);
 	struct child_start start = {fn, arg};
