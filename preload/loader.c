@@ -15,7 +15,10 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 /* Modules a listing keeps; a longer one is not kept. */
 #define GT_LOADER_KEPT 1024
@@ -55,11 +58,29 @@ static int keep_and_call(struct dl_phdr_info *info, size_t size, void *data)
 	return w->callback(info, size, w->data);
 }
 
+/*
+ * Whether a kept module's program headers are still mapped: one unloaded
+ * since it was kept (dlclose, before the fork) is skipped, not read.
+ */
+static int still_mapped(const struct dl_phdr_info *info)
+{
+	uintptr_t page = (uintptr_t)getpagesize();
+	uintptr_t start = (uintptr_t)info->dlpi_phdr & ~(page - 1);
+	uintptr_t end = (uintptr_t)(info->dlpi_phdr + info->dlpi_phnum);
+	unsigned char resident[4];
+	/* Program headers take a page or two: more is not a module's. */
+	if (end <= start || end - start > sizeof(resident) * page)
+		return 0;
+	return mincore((void *)start, end - start, resident) == 0;
+}
+
 static int list_kept(int index, int (*callback)(struct dl_phdr_info *, size_t, void *), void *data)
 {
 	const struct listing *l = &listings[index];
 	for (size_t i = 0; i < l->n; i++) {
 		struct dl_phdr_info info = l->info[i];
+		if (!still_mapped(&info))
+			continue;
 		int ret = callback(&info, sizeof(info), data);
 		if (ret)
 			return ret;
