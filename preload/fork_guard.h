@@ -9,8 +9,8 @@
 void gt_fork_guard_init(void);
 
 /*
- * Around a fork that runs no pthread_atfork handler (a clone made through
- * syscall(): lifecycle.h), what the handlers do: in_child is 1 in the
+ * Around a fork that runs no pthread_atfork handler (_Fork, clone:
+ * lifecycle.h), what the handlers do: in_child is 1 in the
  * child, 0 in the parent (whether the fork failed or not). If the parent
  * waits for the child (CLONE_VFORK), the guard is not taken: a thread that
  * the child waits for could need it meanwhile (a deadlock), and the child

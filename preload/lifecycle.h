@@ -58,13 +58,14 @@ void gt_before_fork(void);
 
 /*
  * Around a fork that runs no pthread_atfork handler (tracing started
- * first, as gt_before_fork does): fork or clone()
- * without CLONE_VM made through syscall() (hooks_syscall.c). What the
- * tracer's handlers do at a fork, so that the child is an image of its own
- * and does not write its parent's records again. parent_waits: the clone
- * returns in the parent once the child exits or execs (CLONE_VFORK). ret
- * is what the clone returned: 0 in the child. Handlers others registered
- * run no more than they do untraced.
+ * first, as gt_before_fork does): _Fork(), glibc's clone() without
+ * CLONE_VM (hooks_fork.c), fork or clone made through syscall()
+ * (hooks_syscall.c). What the tracer's handlers do at a fork, so that
+ * the child is an image of its own and does not write its parent's
+ * records again. parent_waits: the clone returns in the parent once the
+ * child exits or execs (CLONE_VFORK). ret is what the clone returned: 0
+ * in the child. Handlers others registered run no more than they do
+ * untraced.
  */
 void gt_before_unseen_fork(int parent_waits);
 void gt_after_unseen_fork(long ret);
