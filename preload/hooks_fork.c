@@ -36,7 +36,7 @@
 #include <unistd.h>
 
 /*
- * gt_before_fork resolves them, but not when this thread is in the tracer
+ * gt_need_session resolves them, but not when this thread is in the tracer
  * already: a signal handler that forks inside the first hook's start.
  */
 static void need_real(void)
@@ -47,7 +47,7 @@ static void need_real(void)
 
 GT_EXPORT pid_t GT_HOOK_NAME(fork)(void)
 {
-	gt_before_fork();
+	gt_need_session();
 	need_real();
 	return gt_real_fork();
 }
@@ -123,7 +123,7 @@ GT_EXPORT int GT_HOOK_NAME(clone)(int (*fn)(void *), void *stack, int flags, voi
 	void *tls = va_arg(ap, void *);
 	pid_t *child_tid = va_arg(ap, pid_t *);
 	va_end(ap);
-	gt_before_fork();
+	gt_need_session();
 	need_real();
 	if ((flags & (CLONE_VM | CLONE_SETTLS)) || !fn || !stack)
 		return gt_real_clone(fn, stack, flags, arg, parent_tid, tls, child_tid);

@@ -53,17 +53,6 @@ static int after_failed_exec(int ret)
 	return ret;
 }
 
-/*
- * Starts tracing if no hook has yet, before a spawn builds the new
- * program's environment: without the run's file in it, the new program
- * would take itself for a new run and truncate the file.
- */
-static void need_session(void)
-{
-	if (gt_enter())
-		gt_leave();
-}
-
 /* Resolves the real functions if no hook has done so yet. */
 static void need_real(void)
 {
@@ -205,7 +194,7 @@ GT_EXPORT int GT_HOOK_NAME(posix_spawn)(pid_t *pid, const char *path,
 					char *const envp[])
 {
 	need_real();
-	need_session();
+	gt_need_session();
 	GT_SESSION_ENV(env, envp);
 	int ret = gt_real_posix_spawn(pid, path, actions, attr, argv, env);
 	new_env_out(&env_new);
@@ -218,7 +207,7 @@ GT_EXPORT int GT_HOOK_NAME(posix_spawnp)(pid_t *pid, const char *file,
 					 char *const envp[])
 {
 	need_real();
-	need_session();
+	gt_need_session();
 	GT_SESSION_ENV(env, envp);
 	int ret = gt_real_posix_spawnp(pid, file, actions, attr, argv, env);
 	new_env_out(&env_new);
@@ -261,7 +250,7 @@ static void swap_environ_out(const struct environ_swap *s)
 /* Declares swap: environ as the run needs it, until swap_environ_out(&swap). */
 #define GT_RUN_ENVIRON(swap)                                                                       \
 	need_real();                                                                               \
-	need_session();                                                                            \
+	gt_need_session();                                                                         \
 	struct environ_swap swap;                                                                  \
 	swap_environ_in(&swap)
 

@@ -131,7 +131,7 @@ static void after_fork_in_child(void)
 	errno = saved_errno;
 }
 
-void gt_before_fork(void)
+void gt_need_session(void)
 {
 	if (gt_enter())
 		gt_leave();
@@ -139,7 +139,7 @@ void gt_before_fork(void)
 
 void gt_before_unseen_fork(int parent_waits)
 {
-	gt_before_fork();
+	gt_need_session();
 	gt_fork_guard_before_unseen_fork(parent_waits);
 }
 

@@ -50,15 +50,16 @@ static inline void gt_leave(void)
 }
 
 /*
- * Before a fork: starts tracing if no hook has yet, so that the child is
- * the parent's forked image and not the first process of a run of its own
- * (which would truncate the trace file of the other).
+ * Starts tracing if no hook has yet, before a fork or a spawn makes a new
+ * process: else the child, or the spawned program (whose environment would
+ * not name the run's file), took itself for the first process of a run of
+ * its own and truncated the trace file.
  */
-void gt_before_fork(void);
+void gt_need_session(void);
 
 /*
  * Around a fork that runs no pthread_atfork handler (tracing started
- * first, as gt_before_fork does): _Fork(), glibc's clone() without
+ * first, as gt_need_session does): _Fork(), glibc's clone() without
  * CLONE_VM (hooks_fork.c), fork or clone made through syscall()
  * (hooks_syscall.c). What the tracer's handlers do at a fork, so that
  * the child is an image of its own and does not write its parent's
