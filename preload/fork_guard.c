@@ -17,9 +17,10 @@
 
 static pthread_rwlock_t fork_guard;
 /*
- * The prepare handler of this thread's fork got the write lock. Per
- * thread: two threads may fork at once, and the second's prepare handler
- * must not clear the flag the first one's parent handler unlocks by.
+ * The prepare handler of this thread's fork got the write lock, until the
+ * parent's or the child's handler. Per thread: two threads may fork at
+ * once, and the second's prepare handler must not clear the flag the
+ * first one's parent handler unlocks by.
  */
 static GT_TLS int fork_guard_held;
 static int guard_lost;	   /* in a child forked without it */
@@ -56,12 +57,14 @@ static void after_fork_in_parent(void)
 {
 	if (fork_guard_held)
 		pthread_rwlock_unlock(&fork_guard);
+	fork_guard_held = 0;
 }
 
 static void after_fork_in_child(void)
 {
 	if (!fork_guard_held)
 		guard_lost = 1;
+	fork_guard_held = 0;
 	init_lock();
 }
 
@@ -88,6 +91,16 @@ void gt_fork_guard_after_unseen_fork(int in_child)
 		after_fork_in_child();
 	else
 		after_fork_in_parent();
+}
+
+void gt_fork_guard_after_missed_fork(int other_threads)
+{
+	/* Between a fork's prepare and child handlers: theirs to settle. */
+	if (!registered || fork_guard_held)
+		return;
+	if (other_threads || guarded)
+		guard_lost = 1;
+	init_lock();
 }
 
 void gt_fork_guard_enter(void)

@@ -19,6 +19,13 @@ void gt_fork_guard_init(void);
 void gt_fork_guard_before_unseen_fork(int parent_waits);
 void gt_fork_guard_after_unseen_fork(int in_child);
 
+/*
+ * In the child of a fork that ran no handler and no hook saw (fork_mark.h):
+ * other_threads is 1 if the parent may have had other threads, which may
+ * have held those libraries' locks at the fork.
+ */
+void gt_fork_guard_after_missed_fork(int other_threads);
+
 /* Around every call into those libraries. */
 void gt_fork_guard_enter(void);
 void gt_fork_guard_leave(void);

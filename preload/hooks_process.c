@@ -319,7 +319,7 @@ GT_EXPORT int GT_HOOK_NAME(execle)(const char *path, const char *arg, ...)
 GT_EXPORT void GT_HOOK_NAME(exit)(int status)
 {
 	need_real();
-	gt_exit_status = status;
+	gt_exit_status = gt_exit_code(status);
 	gt_real_exit(status);
 	__builtin_unreachable();
 }
@@ -332,8 +332,9 @@ static int (*program_main)(int, char **, char **);
 
 static int main_wrapper(int argc, char **argv, char **envp)
 {
-	gt_exit_status = program_main(argc, argv, envp);
-	return gt_exit_status;
+	int status = program_main(argc, argv, envp);
+	gt_exit_status = gt_exit_code(status);
+	return status;
 }
 
 GT_EXPORT int GT_HOOK_NAME(__libc_start_main)(int (*main)(int, char **, char **), int argc,
@@ -352,7 +353,7 @@ static void end_before_underscore_exit(int status)
 	need_real();
 	if (gt_enter()) {
 		if (gt_stream_is_ours())
-			gt_image_end(GT_END_UNDERSCORE_EXIT, status);
+			gt_image_end(GT_END_UNDERSCORE_EXIT, gt_exit_code(status));
 		gt_leave();
 	}
 }

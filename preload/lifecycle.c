@@ -8,6 +8,7 @@
 #include "lifecycle.h"
 #include "exec_env.h"
 #include "fork_guard.h"
+#include "fork_mark.h"
 #include "image.h"
 #include "interpose.h"
 #include "loader.h"
@@ -26,6 +27,7 @@
 int gt_exit_status = -1;
 
 static void after_fork_in_child(void);
+static void after_missed_fork(void);
 static void end_unless_constructed(int status, void *unused);
 
 /* gt_constructor ran: so will gt_destructor, at exit. */
@@ -64,6 +66,7 @@ static int start(void)
 		gt_writer_give_back();
 		return -1;
 	}
+	gt_fork_mark_init();
 	pthread_atfork(NULL, NULL, after_fork_in_child);
 	/*
 	 * Tracing starts before this library's constructor when another
@@ -98,6 +101,8 @@ int gt_enter_slow(void)
 	}
 	if (__atomic_load_n(&gt_state, __ATOMIC_ACQUIRE) != GT_STATE_ON)
 		return 0;
+	if (gt_fork_missed())
+		after_missed_fork();
 	gt_in_tracer = GT_GUARD_HOOK;
 	return 1;
 }
@@ -109,15 +114,13 @@ void gt_note_busy(void)
 }
 
 /*
- * pthread_atfork child handler: runs in every forked child, including
- * forks inside libc that no hook sees. Only the forking thread exists
- * here; whatever the others were doing to the stream is discarded with the
- * parent's unwritten records, which the parent writes itself.
+ * Makes this process, a forked child, an image of its own. Only the
+ * forking thread exists here; whatever the others were doing to the
+ * stream is discarded with the parent's unwritten records, which the
+ * parent writes itself.
  */
-static void after_fork_in_child(void)
+static void become_child_image(void)
 {
-	if (__atomic_load_n(&gt_state, __ATOMIC_ACQUIRE) != GT_STATE_ON)
-		return;
 	int saved_errno = errno;
 	uint64_t parent = gt_image_id;
 	int saved_guard = gt_own_begin();
@@ -126,9 +129,45 @@ static void after_fork_in_child(void)
 	gt_session_forked();
 	gt_writer_reset_after_fork();
 	gt_stream_reset_after_fork(gt_image_id);
+	gt_fork_mark_set();
 	gt_image_begin(GT_ORIGIN_FORK, parent);
 	gt_own_end(saved_guard);
 	errno = saved_errno;
+}
+
+/* pthread_atfork child handler: runs in every forked child, including
+ * forks inside libc that no hook sees. */
+static void after_fork_in_child(void)
+{
+	if (__atomic_load_n(&gt_state, __ATOMIC_ACQUIRE) != GT_STATE_ON)
+		return;
+	if (gt_fork_mark_works()) {
+		/* A hook called by a handler that ran before this one has
+		 * done it already (gt_enter_slow). */
+		if (!gt_fork_missed())
+			return;
+		/*
+		 * A signal handler forked while its thread was in a hook:
+		 * that hook goes on with the parent's stream once the handler
+		 * returns. The next hook, after it, does this (the writer
+		 * writes nothing of the parent's meanwhile: stream.c).
+		 */
+		if (gt_in_tracer != GT_GUARD_NONE)
+			return;
+	}
+	become_child_image();
+}
+
+/*
+ * The first hook in the child of a fork that ran none of the tracer's
+ * handlers (fork_mark.h). The parent's other threads, if it had any, may
+ * have been inside libunwind or libdw at the fork.
+ */
+static void after_missed_fork(void)
+{
+	gt_in_tracer = GT_GUARD_OWN;
+	gt_fork_guard_after_missed_fork(gt_stream_threads() > 1);
+	become_child_image();
 }
 
 void gt_need_session(void)
@@ -170,7 +209,7 @@ static void end_after_finalizers(int status, void *unused)
 	(void)unused;
 	if (!gt_enter())
 		return;
-	gt_image_end(GT_END_EXIT, status);
+	gt_image_end(GT_END_EXIT, gt_exit_code(status));
 	gt_leave();
 }
 
@@ -180,7 +219,7 @@ static void end_unless_constructed(int status, void *unused)
 	(void)unused;
 	if (constructed || !gt_enter())
 		return;
-	gt_image_end(GT_END_EXIT, status);
+	gt_image_end(GT_END_EXIT, gt_exit_code(status));
 	gt_leave();
 }
 

@@ -6,13 +6,15 @@
 #ifndef GT_LIFECYCLE_H
 #define GT_LIFECYCLE_H
 
+#include "fork_mark.h"
 #include "tracer.h"
 
 /*
  * Decides whether the calling hook records this call. Returns 1 with the
  * recursion guard taken (the caller must gt_leave()), 0 if the call is
  * to pass through untraced: tracing is off, or this thread is inside the
- * tracer already. Starts tracing on the first call of the process.
+ * tracer already. Starts tracing on the first call of the process; makes
+ * the child of a fork no handler saw an image of its own (fork_mark.h).
  */
 int gt_enter_slow(void);
 
@@ -20,7 +22,7 @@ static inline int gt_enter(void)
 {
 	if (gt_in_tracer)
 		return 0;
-	if (__atomic_load_n(&gt_state, __ATOMIC_ACQUIRE) != GT_STATE_ON)
+	if (__atomic_load_n(&gt_state, __ATOMIC_ACQUIRE) != GT_STATE_ON || gt_fork_missed())
 		return gt_enter_slow();
 	gt_in_tracer = GT_GUARD_HOOK;
 	return 1;
@@ -73,5 +75,15 @@ void gt_after_unseen_fork(long ret);
 
 /* Status given to exit(), recorded by the exit hook for the END record. */
 extern int gt_exit_status;
+
+/*
+ * The exit status a parent sees when the process ends with status (given
+ * to exit or _exit, or returned by main): its low 8 bits. exit(300) ends
+ * with 44, and exit(-1) with 255, where -1 in END means unknown.
+ */
+static inline int gt_exit_code(int status)
+{
+	return status & 0xff;
+}
 
 #endif /* GT_LIFECYCLE_H */

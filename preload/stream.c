@@ -13,6 +13,7 @@
 #include "stream.h"
 #include "addr_refs.h"
 #include "clock.h"
+#include "fork_mark.h"
 #include "pages.h"
 #include "settings.h"
 #include "stacks.h"
@@ -297,6 +298,12 @@ static uint64_t write_block_locked(int last)
 {
 	if (!st.records)
 		return 0;
+	/* A child of a fork not made an image of its own yet (lifecycle.c):
+	 * the block is its parent's, which writes it. */
+	if (gt_fork_missed()) {
+		empty_block();
+		return 0;
+	}
 	uint64_t t0 = gt_now_ns();
 	struct gt_raw_piece pieces[1 + GT_COL_COUNT];
 	size_t raw_size;

@@ -813,7 +813,8 @@ int gt_image_exit_status(const struct gt_image *img, int *status)
 	/* -1: the status is unknown (the program returned from main). */
 	if (!img->ended || img->end.reason == GT_END_EXEC || img->end.status < 0)
 		return 0;
-	*status = (int)img->end.status;
+	/* Writers before 2026-12-06 wrote what exit was given whole (300, not 44). */
+	*status = (int)(img->end.status & 0xff);
 	return 1;
 }
 

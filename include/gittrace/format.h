@@ -296,7 +296,9 @@ static inline unsigned gt_columns_of_major(unsigned major)
 #define GT_COLUMN_DIRECTORY_MAX (GT_UV_MAX * (1 + GT_COL_COUNT))
 
 /*
- * END: the image ends. status is the exit status (-1 unknown); user_ns and
+ * END: the image ends. status is the exit status, 0-255 as the parent's
+ * wait sees it, or -1 if unknown (writers before 2026-12-06 wrote what
+ * exit was given whole: 300 for 44, and -1 for 255); user_ns and
  * system_ns are the CPU of all threads of this image since it started
  * (getrusage(RUSAGE_SELF) minus its value at image start, because rusage
  * survives exec), maxrss_kib is the process's, minflt and majflt are since

@@ -76,6 +76,20 @@ for mode in fork raw_fork; do
 			"$work/early_$mode.json")"
 done
 
+# The status a parent sees is the low 8 bits of what exit or _exit was
+# given, or main returned; the END held the whole value (300), and -1 was
+# taken for "unknown".
+for mode in exit_300:44 _exit_300:44 return_-1:255; do
+	status=${mode#*:} mode=${mode%:*}
+	run_status "$work/$mode.plain" "$prog" "$mode"
+	GITTRACE_OUTPUT=$work/$mode.zst run_status "$work/$mode" run_traced "$preload" "$prog" "$mode"
+	check_eq "$mode: untraced exit status" "$status" "$(cat "$work/$mode.plain.status")"
+	same_outcome "$mode" "$work/$mode.plain" "$work/$mode" 0
+	"$report" --json "$work/$mode.zst" >"$work/$mode.json"
+	check_eq "$mode: the exit status in the report" "$status" \
+		"$(jq '.processes[0].exit_status' "$work/$mode.json")"
+done
+
 check_eq "exit_group: untraced exit status" 3 "$(cat "$work/exit_group.plain.status")"
 check_eq "exit_group: the END is an _exit's" "reason=_exit status=3" \
 	"$(grep " END " "$work/exit_group.dump" | grep -o 'reason=[a-z_]* status=[0-9-]*')"

@@ -15,6 +15,9 @@
  *                        5) on its parent's stack; the parent prints the
  *                        child's status (it crashed behind a hook with a
  *                        stack frame: hooks_syscall.c)
+ *   image_ends exit_300  exit(300), _exit_300 _exit(300), return_-1 returns
+ *                        -1 from main: the statuses a parent sees are 44, 44
+ *                        and 255 (the END held 300, 300 and "unknown")
  */
 #define _GNU_SOURCE /* syscall, execveat, CLONE_* */
 #include <fcntl.h>
@@ -62,6 +65,12 @@ int main(int argc, char **argv)
 		syscall(SYS_execveat, AT_FDCWD, "/bin/sh", sh, environ, 0);
 		return 127;
 	}
+	if (argc == 2 && !strcmp(argv[1], "exit_300"))
+		exit(300);
+	if (argc == 2 && !strcmp(argv[1], "_exit_300"))
+		_exit(300);
+	if (argc == 2 && !strcmp(argv[1], "return_-1"))
+		return -1;
 	syscall(SYS_exit_group, 3);
 	return 0; /* not reached */
 }

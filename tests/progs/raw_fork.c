@@ -29,6 +29,12 @@
  *                     first thread only), prints, and its end ends the
  *                     process, with status 0
  *   raw_fork no_function  clone(NULL, ...): fails with EINVAL
+ *   raw_fork clone3   syscall(SYS_clone3) with SIGCHLD only, which no hook
+ *                     sees (the tracer notices its child by the fork mark)
+ *   raw_fork clone3_threads  the same while another thread allocates
+ *   raw_fork signal_fork  fork() from a SIGALRM handler, 1–2 ms into a loop
+ *                     of allocations: often while the thread is in a hook
+ *                     (the child went on with its parent's stream)
  */
 #define _GNU_SOURCE /* syscall, CLONE_* */
 #include <link.h>
@@ -36,10 +42,12 @@
 #include <sched.h>
 #include <errno.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -132,8 +140,47 @@ static int child_function(void *mode)
 	return 7;
 }
 
+static volatile sig_atomic_t signal_forked;
+static volatile pid_t signal_child = -1;
+
+static void fork_on_alarm(int sig)
+{
+	(void)sig;
+	if (!signal_forked) {
+		signal_child = fork();
+		signal_forked = 1;
+	}
+}
+
+/* Allocates until the timer's handler has forked; what fork returned. */
+static pid_t fork_from_handler(void)
+{
+	struct sigaction on_alarm = {.sa_handler = fork_on_alarm};
+	if (sigaction(SIGALRM, &on_alarm, NULL))
+		return -1;
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	struct itimerval once = {.it_value = {0, 1000 + now.tv_nsec / 1000 % 1000}};
+	if (setitimer(ITIMER_REAL, &once, NULL))
+		return -1;
+	while (!signal_forked)
+		free(kept = malloc(100));
+	return signal_child;
+}
+
+/* The first fields of the kernel's struct clone_args (CLONE_ARGS_SIZE_VER0). */
+struct clone3_args {
+	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls;
+};
+
 static long clone_as(const char *mode)
 {
+	if (!strcmp(mode, "signal_fork"))
+		return fork_from_handler();
+	if (!strncmp(mode, "clone3", 6)) {
+		struct clone3_args args = {.exit_signal = SIGCHLD};
+		return syscall(SYS_clone3, &args, sizeof(args));
+	}
 	if (!strncmp(mode, "libc_clone", 10))
 		return clone(child_function, child_stack + sizeof(child_stack), SIGCHLD,
 			     (void *)mode);
@@ -181,7 +228,8 @@ int main(int argc, char **argv)
 	}
 	pthread_t other;
 	int busy_loader = !strcmp(mode, "loader_busy");
-	int threads = !strcmp(mode, "threads") || !strcmp(mode, "waits") || busy_loader;
+	int threads = !strcmp(mode, "threads") || !strcmp(mode, "clone3_threads") ||
+		      !strcmp(mode, "waits") || busy_loader;
 	if (!strcmp(mode, "waits") && (pipe(ask) || pipe(answer)))
 		return 2;
 	/* The loader's lock is busy from after the parent's calls (which may
