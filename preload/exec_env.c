@@ -14,6 +14,7 @@
  * follow a fork in a threaded program, where allocating is unsafe.
  */
 #include "exec_env.h"
+#include "readable.h"
 #include "session.h"
 
 #include <dlfcn.h>
@@ -67,6 +68,13 @@ void gt_exec_env_measure(char *const envp[], struct gt_exec_env *e)
 	const char *session = gt_session_env();
 	memset(e, 0, sizeof(*e));
 	if (!session)
+		return;
+	/*
+	 * A bad envp: the exec fails with EFAULT, as untraced. Not probed
+	 * once the run is untraced here: a process that entered a sandbox
+	 * makes no system call of the tracer's own.
+	 */
+	if (traced_session() && !gt_readable_strings(envp))
 		return;
 	size_t name_len = (size_t)(strchr(session, '=') + 1 - session);
 	int has_session = 0;
