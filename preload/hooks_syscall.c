@@ -9,9 +9,13 @@
  * that runs no pthread_atfork handler: the tracer does what its handlers
  * do around it (lifecycle.h), else the child wrote its parent's unwritten
  * records a second time, under the parent's image and block numbers, and
- * the report refused the whole trace as corrupt. A clone with a stack or
- * a thread pointer (CLONE_SETTLS) of its own passes through: the tracer's
- * code cannot run in such a child (its thread-local data is elsewhere).
+ * the report refused the whole trace as corrupt. A clone with a stack of
+ * its own passes through (its child returns on that stack, where no C
+ * function of the tracer's can return to), and so do clone3 and a clone
+ * with a thread pointer of its own (CLONE_SETTLS: the tracer's code cannot
+ * run in such a child, its thread-local data is elsewhere). The child of
+ * a clone3 or of a clone on its own stack is noticed at its first hook by
+ * the fork mark (fork_mark.h).
  * Every other call passes through, the tracer's own included (pages.c
  * maps its memory with syscall()).
  *
