@@ -103,15 +103,24 @@ void gt_fork_guard_after_missed_fork(int other_threads)
 	init_lock();
 }
 
+/*
+ * A pthread_atfork prepare handler registered before the tracer's runs
+ * after it: a call it makes comes while this thread holds the write lock,
+ * which keeps every other thread out already. Its read lock failed, and
+ * its unlock released the write lock, which the parent's handler released
+ * again: every later fork waited its full second for the guard.
+ */
 void gt_fork_guard_enter(void)
 {
 	guarded = 1;
-	pthread_rwlock_rdlock(&fork_guard);
+	if (!fork_guard_held)
+		pthread_rwlock_rdlock(&fork_guard);
 }
 
 void gt_fork_guard_leave(void)
 {
-	pthread_rwlock_unlock(&fork_guard);
+	if (!fork_guard_held)
+		pthread_rwlock_unlock(&fork_guard);
 	guarded = 0;
 }
 

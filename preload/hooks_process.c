@@ -33,7 +33,8 @@ extern char **environ;
  */
 static void before_exec(void)
 {
-	if (!gt_enter())
+	/* Nothing of a missed fork's child's own yet (gt_enter_to_end). */
+	if (gt_fork_missed() || !gt_enter())
 		return;
 	if (gt_stream_is_ours())
 		gt_image_end(GT_END_EXEC, -1);
@@ -44,7 +45,7 @@ static void before_exec(void)
 static int after_failed_exec(int ret)
 {
 	int err = errno;
-	if (gt_enter()) {
+	if (!gt_fork_missed() && gt_enter()) {
 		if (gt_stream_is_ours())
 			gt_image_exec_failed(err);
 		gt_leave();
@@ -351,7 +352,7 @@ GT_EXPORT int GT_HOOK_NAME(__libc_start_main)(int (*main)(int, char **, char **)
 static void end_before_underscore_exit(int status)
 {
 	need_real();
-	if (gt_enter()) {
+	if (gt_enter_to_end()) {
 		if (gt_stream_is_ours())
 			gt_image_end(GT_END_UNDERSCORE_EXIT, gt_exit_code(status));
 		gt_leave();

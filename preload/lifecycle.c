@@ -26,12 +26,19 @@
 
 int gt_exit_status = -1;
 
+static void become_child_image(void);
 static void after_fork_in_child(void);
 static void after_missed_fork(void);
 static void end_unless_constructed(int status, void *unused);
 
 /* gt_constructor ran: so will gt_destructor, at exit. */
 static int constructed;
+
+/*
+ * A signal handler forked while its thread was in a hook: the child goes
+ * on with its parent's stream until that hook is done (after_fork_in_child).
+ */
+static int fork_deferred;
 
 /*
  * Does the work of starting; runs once, with the guard held. Returns 0
@@ -107,6 +114,26 @@ int gt_enter_slow(void)
 	return 1;
 }
 
+int gt_enter_to_end(void)
+{
+	/*
+	 * A child of a missed fork that made no call yet has nothing of its
+	 * own to end, and a vfork child of such a child would make its image
+	 * in the memory it shares with it.
+	 */
+	if (gt_fork_missed() && !fork_deferred)
+		return 0;
+	if (gt_enter())
+		return 1;
+	/* The hook the handler interrupted never resumes: the child's
+	 * image can start now, to end. */
+	if (!fork_deferred || __atomic_load_n(&gt_state, __ATOMIC_ACQUIRE) != GT_STATE_ON)
+		return 0;
+	become_child_image();
+	gt_in_tracer = GT_GUARD_HOOK;
+	return 1;
+}
+
 void gt_note_busy(void)
 {
 	if (__atomic_load_n(&gt_state, __ATOMIC_ACQUIRE) == GT_STATE_ON)
@@ -129,6 +156,7 @@ static void become_child_image(void)
 	gt_session_forked();
 	gt_writer_reset_after_fork();
 	gt_stream_reset_after_fork(gt_image_id);
+	fork_deferred = 0;
 	gt_fork_mark_set();
 	gt_image_begin(GT_ORIGIN_FORK, parent);
 	gt_own_end(saved_guard);
@@ -150,10 +178,15 @@ static void after_fork_in_child(void)
 		 * A signal handler forked while its thread was in a hook:
 		 * that hook goes on with the parent's stream once the handler
 		 * returns. The next hook, after it, does this (the writer
-		 * writes nothing of the parent's meanwhile: stream.c).
+		 * writes nothing of the parent's meanwhile: stream.c), or
+		 * one that ends the process from the handler
+		 * (gt_enter_to_end).
 		 */
-		if (gt_in_tracer != GT_GUARD_NONE)
+		if (gt_in_tracer != GT_GUARD_NONE) {
+			fork_deferred = 1;
+			gt_stream_fork_deferred();
 			return;
+		}
 	}
 	become_child_image();
 }
@@ -166,7 +199,9 @@ static void after_fork_in_child(void)
 static void after_missed_fork(void)
 {
 	gt_in_tracer = GT_GUARD_OWN;
-	gt_fork_guard_after_missed_fork(gt_stream_threads() > 1);
+	/* A deferred fork ran the fork guard's handlers. */
+	if (!fork_deferred)
+		gt_fork_guard_after_missed_fork(gt_stream_threads() > 1);
 	become_child_image();
 }
 
@@ -207,7 +242,7 @@ __attribute__((constructor)) static void gt_constructor(void)
 static void end_after_finalizers(int status, void *unused)
 {
 	(void)unused;
-	if (!gt_enter())
+	if (!gt_enter_to_end())
 		return;
 	gt_image_end(GT_END_EXIT, gt_exit_code(status));
 	gt_leave();
@@ -217,7 +252,7 @@ static void end_after_finalizers(int status, void *unused)
 static void end_unless_constructed(int status, void *unused)
 {
 	(void)unused;
-	if (constructed || !gt_enter())
+	if (constructed || !gt_enter_to_end())
 		return;
 	gt_image_end(GT_END_EXIT, gt_exit_code(status));
 	gt_leave();
@@ -240,7 +275,7 @@ static void end_unless_constructed(int status, void *unused)
  */
 __attribute__((destructor)) static void gt_destructor(void)
 {
-	if (!gt_enter())
+	if (!gt_enter_to_end())
 		return;
 	if (on_exit(end_after_finalizers, NULL) == 0)
 		gt_stream_flush();

@@ -28,6 +28,16 @@ static inline int gt_enter(void)
 	return 1;
 }
 
+/*
+ * gt_enter for what ends the image (exit, _exit): also in a child that a
+ * signal handler forked while its thread was in a hook, and that ends
+ * from the handler, where gt_enter finds the thread in the tracer
+ * already. Returns 0 in a child of a fork no hook has seen yet, which has
+ * no image of its own to end: its calls would make one, but a vfork child
+ * of it shares its memory.
+ */
+int gt_enter_to_end(void);
+
 /* Counts a call a signal handler made while its thread was in a hook's own work. */
 void gt_note_busy(void);
 

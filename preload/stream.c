@@ -24,6 +24,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -83,8 +84,9 @@ static struct {
 	uint32_t last_serial;  /* thread of the previous call in the block */
 	int ended;	       /* END written: write each record at once */
 	uint64_t calls, drops;
-	uint64_t busy;	    /* calls counted by gt_stream_note_busy, not yet written (atomic) */
-	uint64_t tracer_ns; /* estimated time spent in the tracer (atomic) */
+	uint64_t busy;	       /* calls counted by gt_stream_note_busy, not yet written (atomic) */
+	uint64_t busy_at_fork; /* the parent's part of busy (gt_stream_fork_deferred) */
+	uint64_t tracer_ns;    /* estimated time spent in the tracer (atomic) */
 	/* A THREAD, STACK or USAGE record's body being encoded: here, not on
 	 * the calling thread's stack, which may be small. */
 	uint8_t body[GT_STACK_BODY_MAX];
@@ -235,20 +237,34 @@ static void empty_block(void)
 	gt_addr_refs_block_start();
 }
 
-void gt_stream_reset_after_fork(uint64_t image_id)
+/* Another thread may have held the lock at fork: it is gone. */
+static void new_lock(void)
 {
-	/* Another thread may have held the lock at fork: it is gone. */
 	pthread_mutexattr_t attr;
 	pthread_mutexattr_init(&attr);
 	pthread_mutexattr_settype(&attr, GT_STREAM_LOCK_TYPE);
 	pthread_mutex_init(&st.lock, &attr);
 	pthread_mutexattr_destroy(&attr);
+}
+
+void gt_stream_fork_deferred(void)
+{
+	new_lock();
+	st.busy_at_fork = __atomic_load_n(&st.busy, __ATOMIC_RELAXED);
+}
+
+void gt_stream_reset_after_fork(uint64_t image_id)
+{
+	new_lock();
 	empty_block();
 	st.seq = 0;
 	st.next_serial = 0;
 	st.ended = 0;
 	st.calls = st.drops = 0;
-	__atomic_store_n(&st.busy, 0, __ATOMIC_RELAXED); /* the parent writes its own */
+	/* The parent writes its own busy count. */
+	__atomic_store_n(&st.busy, __atomic_load_n(&st.busy, __ATOMIC_RELAXED) - st.busy_at_fork,
+			 __ATOMIC_RELAXED);
+	st.busy_at_fork = 0;
 	st.tracer_ns = 0;
 	st.image_id = image_id;
 	st.pid = (uint32_t)getpid();
@@ -298,10 +314,18 @@ static uint64_t write_block_locked(int last)
 {
 	if (!st.records)
 		return 0;
-	/* A child of a fork not made an image of its own yet (lifecycle.c):
-	 * the block is its parent's, which writes it. */
+	/*
+	 * No signal handler runs from the check below to the write: one that
+	 * forked there made a child that went on to write its parent's block
+	 * (a child of a fork not made an image of its own yet: lifecycle.c).
+	 * That block is the parent's, which writes it.
+	 */
+	sigset_t all, was;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &was);
 	if (gt_fork_missed()) {
 		empty_block();
+		pthread_sigmask(SIG_SETMASK, &was, NULL);
 		return 0;
 	}
 	uint64_t t0 = gt_now_ns();
@@ -322,6 +346,7 @@ static uint64_t write_block_locked(int last)
 	};
 	int failed = last ? gt_writer_write_last_block(&h, pieces, npieces)
 			  : gt_writer_write_block(&h, pieces, npieces);
+	pthread_sigmask(SIG_SETMASK, &was, NULL);
 	empty_block();
 	if (failed && !last) {
 		gt_pages_free(st.col[0], st.cap * GT_COL_COUNT); /* one mapping: gt_stream_init */

@@ -125,6 +125,14 @@ int gt_stream_init(uint64_t image_id);
 void gt_stream_reset_after_fork(uint64_t image_id);
 
 /*
+ * In a child forked by a signal handler while its thread was in a hook,
+ * which goes on with the parent's stream until gt_stream_reset_after_fork:
+ * the threads that held the stream's lock are gone, and the calls counted
+ * busy from now on are the child's.
+ */
+void gt_stream_fork_deferred(void);
+
+/*
  * Counts a call a signal handler made while its thread was in a hook's
  * own work (tracer.h, GT_GUARD_HOOK): the next record written is preceded
  * by a DROPPED record (reason busy) with the count. Async-signal-safe.

@@ -17,15 +17,26 @@
 #
 # Forks that no hook sees at all, noticed by the fork mark (fork_mark.h):
 # syscall(SYS_clone3), alone and with another thread, and fork() from a
-# signal handler 1-2 ms into a loop of allocations, 20 times: about a
-# third of those forks came while the thread was in a hook, and each of
-# those traces was corrupt before the mark.
+# signal handler 1-2 ms into a loop of allocations, 20 times each: alone,
+# with another thread, and with a child that calls _exit in the handler.
+# About a third of those forks came while the thread was in a hook; each
+# of those traces was corrupt before the mark, the child with another
+# thread could wait forever for the stream's lock, and the child that
+# ended in the handler was missing. A 64 KiB buffer makes it likely that
+# the hook interrupted is writing a block (which the child wrote again).
 #
-# usage: bash raw_fork.sh PRELOAD REPORT PROGRAM WORKDIR
+# And fork() thrice, with pthread_atfork handlers that allocate, registered
+# by a library before the tracer registered its own (EARLY_LIB): the
+# child handler's call, made before the tracer's handler ran, was lost;
+# the prepare handler's, made while the tracer's fork guard was held for
+# writing, broke the guard, and every later fork waited a second for it
+# and gave a child without stacks.
+#
+# usage: bash raw_fork.sh PRELOAD REPORT PROGRAM EARLY_LIB WORKDIR
 . "$(dirname "$0")/../lib.sh"
 
-[ $# -eq 4 ] || fail "usage: raw_fork.sh PRELOAD REPORT PROGRAM WORKDIR"
-preload=$1 report=$2 prog=$3 work=$4
+[ $# -eq 5 ] || fail "usage: raw_fork.sh PRELOAD REPORT PROGRAM EARLY_LIB WORKDIR"
+preload=$1 report=$2 prog=$3 early=$4 work=$5
 fresh_dir "$work"
 
 # count DUMP PID SIZE: the pid's malloc calls of SIZE bytes in the dump.
@@ -33,16 +44,16 @@ count() {
 	grep -c " pid=$2 .* CALL fn=malloc .* size=$3 " "$1" || true
 }
 
-# check_fork NAME MODE: runs the program in MODE untraced and traced (as
-# NAME), and checks the trace's processes and counts.
+# check_fork NAME MODE [BUFFER_SIZE]: runs the program in MODE untraced and
+# traced (as NAME), and checks the trace's processes and counts.
 check_fork() {
-	local name=$1 mode=$2 parent forks child
+	local name=$1 mode=$2 buffer=${3:-1m} parent forks child calls=500
 	run_status "$work/$name.plain" timeout -s KILL 60 "$prog" "$mode"
 	check_eq "$name: untraced output" "child status 7" "$(cat "$work/$name.plain.stdout")"
 	# timeout stays untraced; env, traced, execs the program.
 	run_status "$work/$name" timeout -s KILL 60 env GITTRACE_OUTPUT="$work/$name.zst" \
-		GITTRACE_FLUSH_INTERVAL_MS=3600000 LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$preload" \
-		"$prog" "$mode"
+		GITTRACE_FLUSH_INTERVAL_MS=3600000 GITTRACE_BUFFER_SIZE="$buffer" \
+		LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$preload" "$prog" "$mode"
 	same_outcome "$name" "$work/$name.plain" "$work/$name" 0
 	"$report" --json "$work/$name.zst" >"$work/$name.json" 2>"$work/$name.report.err" ||
 		fail "$name: the report failed: $(cat "$work/$name.report.err")"
@@ -60,7 +71,10 @@ check_fork() {
 	fi
 	check_eq "$name: one forked child" 1 "$forks"
 	child=$(jq -r '.processes[] | select(.origin == "fork") | .pid' "$work/$name.json")
-	check_eq "$name: the child's calls" 500 "$(count "$work/$name.dump" "$child" 2222)"
+	[ "$mode" != signal_exit ] || calls=0
+	check_eq "$name: the child's calls" "$calls" "$(count "$work/$name.dump" "$child" 2222)"
+	check_eq "$name: the child's exit status" 7 \
+		"$(jq -r '.processes[] | select(.origin == "fork") | .exit_status' "$work/$name.json")"
 	check_eq "$name: none of the parent's calls again in the child" 0 \
 		"$(count "$work/$name.dump" "$child" 1111)"
 }
@@ -70,8 +84,31 @@ for mode in clone threads fork _Fork waits loader_busy settls libc_clone libc_cl
 	check_fork "$mode" "$mode"
 done
 for round in $(seq 20); do
-	check_fork "signal_fork.$round" signal_fork
+	for mode in signal_fork signal_fork_threads signal_exit; do
+		check_fork "$mode.$round" "$mode" 64k
+	done
 done
+
+GITTRACE_TEST_EARLY=atfork LD_PRELOAD=$early run_status "$work/atfork.plain" "$prog" atfork
+GITTRACE_TEST_EARLY=atfork GITTRACE_OUTPUT=$work/atfork.zst LD_PRELOAD=$preload:$early \
+	run_status "$work/atfork" "$prog" atfork
+check_eq "atfork: untraced output" "child status 7" "$(cat "$work/atfork.plain.stdout")"
+same_outcome atfork "$work/atfork.plain" "$work/atfork" 0
+"$report" --json "$work/atfork.zst" >"$work/atfork.json" 2>"$work/atfork.report.err" ||
+	fail "atfork: the report failed: $(cat "$work/atfork.report.err")"
+"$report" --dump "$work/atfork.zst" >"$work/atfork.dump"
+check_eq "atfork: trace complete" true "$(jq .trace.complete "$work/atfork.json")"
+parent=$(jq -r '.processes[] | select(.origin == "root") | .pid' "$work/atfork.json")
+check_eq "atfork: the prepare handler's calls" 3 "$(count "$work/atfork.dump" "$parent" 7776)"
+for child in $(jq -r '.processes[] | select(.origin == "fork") | .pid' "$work/atfork.json"); do
+	check_eq "atfork: child $child: the child handler's call" 1 \
+		"$(count "$work/atfork.dump" "$child" 7777)"
+	check_eq "atfork: child $child: its own calls" 500 "$(count "$work/atfork.dump" "$child" 2222)"
+	check_eq "atfork: child $child: allocations without a stack" 0 \
+		"$(grep -c " pid=$child .* CALL fn=malloc .* stack=0 " "$work/atfork.dump" || true)"
+done
+check_eq "atfork: forked children" 3 "$(jq '[.processes[] | select(.origin == "fork")] | length' \
+	"$work/atfork.json")"
 
 # A clone() child whose function returns while another of its threads runs
 # on: the process ends with that thread, as untraced (the tracer's _exit

@@ -12,8 +12,12 @@
  *          exits with status 7 (a run of its own truncated the parent's
  *          trace, and no destructor of the tracer's runs in the child)
  *   raw_fork  the same through syscall(SYS_fork)
+ *   atfork  registers pthread_atfork handlers (before the tracer does its
+ *           own) that allocate: 7776 bytes in prepare, 7777 in the child
+ *           (the raw_fork test's atfork case)
  */
 #define _GNU_SOURCE /* syscall, CLONE_* */
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -57,6 +61,18 @@ static void fork_child(int raw)
 	fflush(stdout);
 }
 
+static void prepare_allocates(void)
+{
+	kept = malloc(7776);
+	free(kept);
+}
+
+static void child_allocates(void)
+{
+	kept = malloc(7777);
+	free(kept);
+}
+
 __attribute__((constructor)) static void early(void)
 {
 	const char *what = getenv("GITTRACE_TEST_EARLY");
@@ -64,6 +80,8 @@ __attribute__((constructor)) static void early(void)
 		return;
 	if (!strcmp(what, "vfork"))
 		vfork_child(getpid() % 1 + 42);
+	if (!strcmp(what, "atfork"))
+		pthread_atfork(prepare_allocates, NULL, child_allocates);
 	if (!strcmp(what, "fork") || !strcmp(what, "raw_fork"))
 		fork_child(!strcmp(what, "raw_fork"));
 	if (!strcmp(what, "exec")) {

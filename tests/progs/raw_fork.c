@@ -32,9 +32,15 @@
  *   raw_fork clone3   syscall(SYS_clone3) with SIGCHLD only, which no hook
  *                     sees (the tracer notices its child by the fork mark)
  *   raw_fork clone3_threads  the same while another thread allocates
+ *   raw_fork atfork   fork() three times, one child after the other (with
+ *                     early_lib's handlers: GITTRACE_TEST_EARLY=atfork)
  *   raw_fork signal_fork  fork() from a SIGALRM handler, 1–2 ms into a loop
  *                     of allocations: often while the thread is in a hook
  *                     (the child went on with its parent's stream)
+ *   raw_fork signal_fork_threads  the same while another thread allocates
+ *                     (the child waited forever for the stream's lock)
+ *   raw_fork signal_exit  the same, and the child calls _exit(7) in the
+ *                     handler, without a call of its own
  */
 #define _GNU_SOURCE /* syscall, CLONE_* */
 #include <link.h>
@@ -142,12 +148,15 @@ static int child_function(void *mode)
 
 static volatile sig_atomic_t signal_forked;
 static volatile pid_t signal_child = -1;
+static int exit_in_handler; /* signal_exit */
 
 static void fork_on_alarm(int sig)
 {
 	(void)sig;
 	if (!signal_forked) {
 		signal_child = fork();
+		if (signal_child == 0 && exit_in_handler)
+			_exit(7);
 		signal_forked = 1;
 	}
 }
@@ -175,8 +184,10 @@ struct clone3_args {
 
 static long clone_as(const char *mode)
 {
-	if (!strcmp(mode, "signal_fork"))
+	if (!strncmp(mode, "signal_", 7)) {
+		exit_in_handler = !strcmp(mode, "signal_exit");
 		return fork_from_handler();
+	}
 	if (!strncmp(mode, "clone3", 6)) {
 		struct clone3_args args = {.exit_signal = SIGCHLD};
 		return syscall(SYS_clone3, &args, sizeof(args));
@@ -186,7 +197,7 @@ static long clone_as(const char *mode)
 			     (void *)mode);
 	if (!strcmp(mode, "fork"))
 		return syscall(SYS_fork);
-	if (!strcmp(mode, "loader_busy"))
+	if (!strcmp(mode, "loader_busy") || !strcmp(mode, "atfork"))
 		return fork();
 	if (!strcmp(mode, "_Fork"))
 		return _Fork();
@@ -229,33 +240,43 @@ int main(int argc, char **argv)
 	pthread_t other;
 	int busy_loader = !strcmp(mode, "loader_busy");
 	int threads = !strcmp(mode, "threads") || !strcmp(mode, "clone3_threads") ||
-		      !strcmp(mode, "waits") || busy_loader;
+		      !strcmp(mode, "signal_fork_threads") || !strcmp(mode, "waits") || busy_loader;
 	if (!strcmp(mode, "waits") && (pipe(ask) || pipe(answer)))
 		return 2;
 	/* The loader's lock is busy from after the parent's calls (which may
 	 * ask the loader for new code's modules) to the fork. */
 	if (busy_loader)
 		allocate(PARENT_CALLS, 1111);
+	/* The signal cases' handler forks in the main thread, which the child
+	 * then is (a copy of another thread's endless loop would never end):
+	 * the other thread starts with SIGALRM blocked. */
+	sigset_t alarm;
+	sigemptyset(&alarm);
+	sigaddset(&alarm, SIGALRM);
+	pthread_sigmask(SIG_BLOCK, &alarm, NULL);
 	if (threads && pthread_create(&other, NULL,
 				      !strcmp(mode, "waits") ? answer_child
 				      : busy_loader	     ? iterate_modules
 							     : churn,
 				      NULL))
 		return 2;
+	pthread_sigmask(SIG_UNBLOCK, &alarm, NULL);
 	if (busy_loader) {
 		struct timespec start = {0, 10000000}; /* into its first iteration */
 		nanosleep(&start, NULL);
 	} else {
 		allocate(PARENT_CALLS, 1111);
 	}
-	long pid = clone_as(mode);
-	if (pid < 0)
-		return 3;
-	if (pid == 0)
-		child(mode);
 	int status = 0;
-	if (waitpid((pid_t)pid, &status, 0) != pid)
-		return 4;
+	for (int forks = !strcmp(mode, "atfork") ? 3 : 1; forks; forks--) {
+		long pid = clone_as(mode);
+		if (pid < 0)
+			return 3;
+		if (pid == 0)
+			child(mode);
+		if (waitpid((pid_t)pid, &status, 0) != pid)
+			return 4;
+	}
 	allocate(AFTER_CALLS, 3333);
 	if (threads) {
 		stop = 1;
