@@ -25,7 +25,13 @@ static pthread_rwlock_t fork_guard;
 static GT_TLS int fork_guard_held;
 static int guard_lost;	   /* in a child forked without it */
 static GT_TLS int guarded; /* this thread holds the read lock */
-static int registered;	   /* the handlers are pthread_atfork's */
+/*
+ * In a child forked by a signal handler that interrupted this thread's
+ * guarded call: the lock was made anew under that call, whose unlock
+ * would corrupt it (every later fork then waited its full second).
+ */
+static int made_under_call;
+static int registered; /* the handlers are pthread_atfork's */
 
 /* How long fork waits for guarded calls (each takes microseconds). */
 #define GT_FORK_WAIT_NS 1000000000L
@@ -65,6 +71,7 @@ static void after_fork_in_child(void)
 	if (!fork_guard_held)
 		guard_lost = 1;
 	fork_guard_held = 0;
+	made_under_call = guarded;
 	init_lock();
 }
 
@@ -100,6 +107,7 @@ void gt_fork_guard_after_missed_fork(int other_threads)
 		return;
 	if (other_threads || guarded)
 		guard_lost = 1;
+	made_under_call = guarded;
 	init_lock();
 }
 
@@ -119,8 +127,9 @@ void gt_fork_guard_enter(void)
 
 void gt_fork_guard_leave(void)
 {
-	if (!fork_guard_held)
+	if (!fork_guard_held && !made_under_call)
 		pthread_rwlock_unlock(&fork_guard);
+	made_under_call = 0;
 	guarded = 0;
 }
 

@@ -321,6 +321,7 @@ GT_EXPORT void GT_HOOK_NAME(exit)(int status)
 {
 	need_real();
 	gt_exit_status = gt_exit_code(status);
+	gt_before_exit();
 	gt_real_exit(status);
 	__builtin_unreachable();
 }

@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 int gt_exit_status = -1;
 
@@ -37,8 +38,13 @@ static int constructed;
 /*
  * A signal handler forked while its thread was in a hook: the child goes
  * on with its parent's stream until that hook is done (after_fork_in_child).
+ * The child's pid (0: no such fork), so that a vfork child, which shares
+ * this memory, does not take the deferred image for its own; and the
+ * parent's image id. gt_image_id is the child's already: a process the
+ * handler forks in turn is the child's.
  */
-static int fork_deferred;
+static pid_t deferred_pid;
+static uint64_t deferred_parent;
 
 /*
  * Does the work of starting; runs once, with the guard held. Returns 0
@@ -114,6 +120,20 @@ int gt_enter_slow(void)
 	return 1;
 }
 
+/*
+ * In the child of a fork deferred (above), on its way out from the
+ * handler: the hook the handler interrupted never resumes, so the child's
+ * image can start now. Returns 1 if it did.
+ */
+static int take_over_deferred(void)
+{
+	if (!deferred_pid || deferred_pid != getpid() ||
+	    __atomic_load_n(&gt_state, __ATOMIC_ACQUIRE) != GT_STATE_ON)
+		return 0;
+	become_child_image();
+	return 1;
+}
+
 int gt_enter_to_end(void)
 {
 	/*
@@ -121,17 +141,19 @@ int gt_enter_to_end(void)
 	 * own to end, and a vfork child of such a child would make its image
 	 * in the memory it shares with it.
 	 */
-	if (gt_fork_missed() && !fork_deferred)
+	if (!gt_fork_missed())
+		return gt_enter();
+	if (!take_over_deferred())
 		return 0;
-	if (gt_enter())
-		return 1;
-	/* The hook the handler interrupted never resumes: the child's
-	 * image can start now, to end. */
-	if (!fork_deferred || __atomic_load_n(&gt_state, __ATOMIC_ACQUIRE) != GT_STATE_ON)
-		return 0;
-	become_child_image();
 	gt_in_tracer = GT_GUARD_HOOK;
 	return 1;
+}
+
+void gt_before_exit(void)
+{
+	/* The exit handlers' calls are the child's to record. */
+	if (gt_fork_missed() && take_over_deferred())
+		gt_in_tracer = GT_GUARD_NONE;
 }
 
 void gt_note_busy(void)
@@ -149,14 +171,15 @@ void gt_note_busy(void)
 static void become_child_image(void)
 {
 	int saved_errno = errno;
-	uint64_t parent = gt_image_id;
+	uint64_t parent = deferred_pid ? deferred_parent : gt_image_id;
 	int saved_guard = gt_own_begin();
-	gt_image_id = gt_image_new_id();
+	if (!deferred_pid)
+		gt_image_id = gt_image_new_id();
+	deferred_pid = 0;
 	gt_loader_forked();
 	gt_session_forked();
 	gt_writer_reset_after_fork();
 	gt_stream_reset_after_fork(gt_image_id);
-	fork_deferred = 0;
 	gt_fork_mark_set();
 	gt_image_begin(GT_ORIGIN_FORK, parent);
 	gt_own_end(saved_guard);
@@ -180,10 +203,12 @@ static void after_fork_in_child(void)
 		 * returns. The next hook, after it, does this (the writer
 		 * writes nothing of the parent's meanwhile: stream.c), or
 		 * one that ends the process from the handler
-		 * (gt_enter_to_end).
+		 * (gt_enter_to_end, gt_before_exit).
 		 */
 		if (gt_in_tracer != GT_GUARD_NONE) {
-			fork_deferred = 1;
+			deferred_pid = getpid();
+			deferred_parent = gt_image_id;
+			gt_image_id = gt_image_new_id();
 			gt_stream_fork_deferred();
 			return;
 		}
@@ -200,7 +225,7 @@ static void after_missed_fork(void)
 {
 	gt_in_tracer = GT_GUARD_OWN;
 	/* A deferred fork ran the fork guard's handlers. */
-	if (!fork_deferred)
+	if (!deferred_pid)
 		gt_fork_guard_after_missed_fork(gt_stream_threads() > 1);
 	become_child_image();
 }

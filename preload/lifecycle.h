@@ -38,6 +38,13 @@ static inline int gt_enter(void)
  */
 int gt_enter_to_end(void);
 
+/*
+ * At exit(), before its handlers run: a child that a signal handler forked
+ * while its thread was in a hook, and that exits from the handler, starts
+ * its image here, so that the calls of its exit handlers are recorded.
+ */
+void gt_before_exit(void);
+
 /* Counts a call a signal handler made while its thread was in a hook's own work. */
 void gt_note_busy(void);
 

@@ -61,15 +61,16 @@ static int string_readable(struct probe *pr, const char *s)
 
 int gt_readable_strings(char *const *v)
 {
-	struct probe pr = {1};
+	/* The array's page and the strings' are apart: one probe each. */
+	struct probe array = {1}, strings = {1};
 	if (!v)
 		return 1;
 	for (;; v++) {
-		if (!bytes_readable(&pr, (uintptr_t)v, sizeof(*v)))
+		if (!bytes_readable(&array, (uintptr_t)v, sizeof(*v)))
 			return 0;
 		if (!*v)
 			return 1;
-		if (!string_readable(&pr, *v))
+		if (!string_readable(&strings, *v))
 			return 0;
 	}
 }

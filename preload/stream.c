@@ -84,9 +84,11 @@ static struct {
 	uint32_t last_serial;  /* thread of the previous call in the block */
 	int ended;	       /* END written: write each record at once */
 	uint64_t calls, drops;
-	uint64_t busy;	       /* calls counted by gt_stream_note_busy, not yet written (atomic) */
-	uint64_t busy_at_fork; /* the parent's part of busy (gt_stream_fork_deferred) */
-	uint64_t tracer_ns;    /* estimated time spent in the tracer (atomic) */
+	uint64_t busy; /* calls counted by gt_stream_note_busy, not yet written (atomic) */
+	/* A fork deferred (gt_stream_fork_deferred): busy's part that is the parent's. */
+	int fork_deferred;
+	uint64_t busy_at_fork;
+	uint64_t tracer_ns; /* estimated time spent in the tracer (atomic) */
 	/* A THREAD, STACK or USAGE record's body being encoded: here, not on
 	 * the calling thread's stack, which may be small. */
 	uint8_t body[GT_STACK_BODY_MAX];
@@ -250,6 +252,7 @@ static void new_lock(void)
 void gt_stream_fork_deferred(void)
 {
 	new_lock();
+	st.fork_deferred = 1;
 	st.busy_at_fork = __atomic_load_n(&st.busy, __ATOMIC_RELAXED);
 }
 
@@ -262,9 +265,9 @@ void gt_stream_reset_after_fork(uint64_t image_id)
 	st.ended = 0;
 	st.calls = st.drops = 0;
 	/* The parent writes its own busy count. */
-	__atomic_store_n(&st.busy, __atomic_load_n(&st.busy, __ATOMIC_RELAXED) - st.busy_at_fork,
-			 __ATOMIC_RELAXED);
-	st.busy_at_fork = 0;
+	uint64_t busy = __atomic_load_n(&st.busy, __ATOMIC_RELAXED);
+	__atomic_store_n(&st.busy, st.fork_deferred ? busy - st.busy_at_fork : 0, __ATOMIC_RELAXED);
+	st.fork_deferred = 0;
 	st.tracer_ns = 0;
 	st.image_id = image_id;
 	st.pid = (uint32_t)getpid();
