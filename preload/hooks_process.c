@@ -33,8 +33,7 @@ extern char **environ;
  */
 static void before_exec(void)
 {
-	/* Nothing of a missed fork's child's own yet (gt_enter_to_end). */
-	if (gt_fork_missed() || !gt_enter())
+	if (!gt_enter_to_exec())
 		return;
 	if (gt_stream_is_ours())
 		gt_image_end(GT_END_EXEC, -1);
@@ -45,7 +44,7 @@ static void before_exec(void)
 static int after_failed_exec(int ret)
 {
 	int err = errno;
-	if (!gt_fork_missed() && gt_enter()) {
+	if (gt_enter_to_exec()) {
 		if (gt_stream_is_ours())
 			gt_image_exec_failed(err);
 		gt_leave();

@@ -149,6 +149,18 @@ int gt_enter_to_end(void)
 	return 1;
 }
 
+int gt_enter_to_exec(void)
+{
+	/*
+	 * As gt_enter_to_end, but the deferred child's image starts here only
+	 * once the hook its handler interrupted is done: an exec that fails
+	 * goes on, and that hook with it, in a stream begun anew.
+	 */
+	if (gt_fork_missed() && (!deferred_pid || deferred_pid != getpid()))
+		return 0;
+	return gt_enter();
+}
+
 void gt_before_exit(void)
 {
 	/* The exit handlers' calls are the child's to record. */

@@ -39,6 +39,13 @@ static inline int gt_enter(void)
 int gt_enter_to_end(void);
 
 /*
+ * gt_enter for an exec, which a vfork child may make: 0 in a child of a
+ * fork no hook has seen yet (as gt_enter_to_end), and in one forked by a
+ * signal handler while its thread was in a hook, until that hook is done.
+ */
+int gt_enter_to_exec(void);
+
+/*
  * At exit(), before its handlers run: a child that a signal handler forked
  * while its thread was in a hook, and that exits from the handler, starts
  * its image here, so that the calls of its exit handlers are recorded.
