@@ -25,13 +25,7 @@ static pthread_rwlock_t fork_guard;
 static GT_TLS int fork_guard_held;
 static int guard_lost;	   /* in a child forked without it */
 static GT_TLS int guarded; /* this thread holds the read lock */
-/*
- * In a child forked by a signal handler that interrupted this thread's
- * guarded call: the lock was made anew under that call, whose unlock
- * would corrupt it (every later fork then waited its full second).
- */
-static int made_under_call;
-static int registered; /* the handlers are pthread_atfork's */
+static int registered;	   /* the handlers are pthread_atfork's */
 
 /* How long fork waits for guarded calls (each takes microseconds). */
 #define GT_FORK_WAIT_NS 1000000000L
@@ -52,6 +46,14 @@ static void before_fork(void)
 	fork_guard_held = 0;
 	if (guarded)
 		return; /* a signal handler forking inside our own guarded call */
+	/*
+	 * No thread takes the guard once it is lost (no stacks), and the
+	 * lock may be left broken: a call interrupted by a signal handler
+	 * that forked unlocked the new one (every later fork waited its
+	 * full second).
+	 */
+	if (guard_lost)
+		return;
 	clock_gettime(CLOCK_REALTIME, &deadline);
 	deadline.tv_sec += GT_FORK_WAIT_NS / 1000000000L;
 	int saved_errno = errno;
@@ -71,7 +73,6 @@ static void after_fork_in_child(void)
 	if (!fork_guard_held)
 		guard_lost = 1;
 	fork_guard_held = 0;
-	made_under_call = guarded;
 	init_lock();
 }
 
@@ -107,7 +108,6 @@ void gt_fork_guard_after_missed_fork(int other_threads)
 		return;
 	if (other_threads || guarded)
 		guard_lost = 1;
-	made_under_call = guarded;
 	init_lock();
 }
 
@@ -127,9 +127,8 @@ void gt_fork_guard_enter(void)
 
 void gt_fork_guard_leave(void)
 {
-	if (!fork_guard_held && !made_under_call)
+	if (!fork_guard_held)
 		pthread_rwlock_unlock(&fork_guard);
-	made_under_call = 0;
 	guarded = 0;
 }
 

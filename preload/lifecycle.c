@@ -125,10 +125,14 @@ int gt_enter_slow(void)
  * handler: the hook the handler interrupted never resumes, so the child's
  * image can start now. Returns 1 if it did.
  */
+static int deferred_here(void)
+{
+	return deferred_pid && deferred_pid == getpid();
+}
+
 static int take_over_deferred(void)
 {
-	if (!deferred_pid || deferred_pid != getpid() ||
-	    __atomic_load_n(&gt_state, __ATOMIC_ACQUIRE) != GT_STATE_ON)
+	if (!deferred_here() || __atomic_load_n(&gt_state, __ATOMIC_ACQUIRE) != GT_STATE_ON)
 		return 0;
 	become_child_image();
 	return 1;
@@ -156,7 +160,7 @@ int gt_enter_to_exec(void)
 	 * once the hook its handler interrupted is done: an exec that fails
 	 * goes on, and that hook with it, in a stream begun anew.
 	 */
-	if (gt_fork_missed() && (!deferred_pid || deferred_pid != getpid()))
+	if (gt_fork_missed() && !deferred_here())
 		return 0;
 	return gt_enter();
 }
@@ -166,6 +170,16 @@ void gt_before_exit(void)
 	/* The exit handlers' calls are the child's to record. */
 	if (gt_fork_missed() && take_over_deferred())
 		gt_in_tracer = GT_GUARD_NONE;
+}
+
+void gt_end_deferred_child(enum gt_end_reason reason, int status)
+{
+	if (!gt_fork_missed() || !take_over_deferred())
+		return;
+	int was = gt_in_tracer;
+	gt_in_tracer = GT_GUARD_HOOK;
+	gt_image_end(reason, status);
+	gt_in_tracer = was;
 }
 
 void gt_note_busy(void)
@@ -183,9 +197,11 @@ void gt_note_busy(void)
 static void become_child_image(void)
 {
 	int saved_errno = errno;
-	uint64_t parent = deferred_pid ? deferred_parent : gt_image_id;
+	/* Not a child that a deferred child forked in turn, past the hooks. */
+	int deferred = deferred_here();
+	uint64_t parent = deferred ? deferred_parent : gt_image_id;
 	int saved_guard = gt_own_begin();
-	if (!deferred_pid)
+	if (!deferred)
 		gt_image_id = gt_image_new_id();
 	deferred_pid = 0;
 	gt_loader_forked();
@@ -237,7 +253,7 @@ static void after_missed_fork(void)
 {
 	gt_in_tracer = GT_GUARD_OWN;
 	/* A deferred fork ran the fork guard's handlers. */
-	if (!deferred_pid)
+	if (!deferred_here())
 		gt_fork_guard_after_missed_fork(gt_stream_threads() > 1);
 	become_child_image();
 }
@@ -273,6 +289,20 @@ __attribute__((constructor)) static void gt_constructor(void)
 }
 
 /*
+ * After the END of exit: a child forked meanwhile, by a signal handler
+ * while the END was written, or after this library's finalizer ran (glibc
+ * drops a library's fork handlers then), goes on past its last hook here.
+ * Its image starts and ends now (no vfork child runs exit handlers).
+ */
+static void end_child_forked_meanwhile(int status)
+{
+	if (!gt_fork_missed() || !gt_enter())
+		return;
+	gt_image_end(GT_END_EXIT, status);
+	gt_leave();
+}
+
+/*
  * The exit handler gt_destructor registers: runs after the last finalizer,
  * with the status exit() was given.
  */
@@ -283,6 +313,7 @@ static void end_after_finalizers(int status, void *unused)
 		return;
 	gt_image_end(GT_END_EXIT, gt_exit_code(status));
 	gt_leave();
+	end_child_forked_meanwhile(gt_exit_code(status));
 }
 
 /* The exit handler start() registers; gt_destructor's work once it cannot run. */
@@ -293,6 +324,7 @@ static void end_unless_constructed(int status, void *unused)
 		return;
 	gt_image_end(GT_END_EXIT, gt_exit_code(status));
 	gt_leave();
+	end_child_forked_meanwhile(gt_exit_code(status));
 }
 
 /*

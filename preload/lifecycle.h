@@ -7,6 +7,7 @@
 #define GT_LIFECYCLE_H
 
 #include "fork_mark.h"
+#include "gittrace/format.h"
 #include "tracer.h"
 
 /*
@@ -51,6 +52,13 @@ int gt_enter_to_exec(void);
  * its image here, so that the calls of its exit handlers are recorded.
  */
 void gt_before_exit(void);
+
+/*
+ * After a hook that ended the image (_exit, exec) let go: a signal handler
+ * may have forked while that hook was at work, and its child goes on past
+ * its last hook. Its image starts and ends here.
+ */
+void gt_end_deferred_child(enum gt_end_reason reason, int status);
 
 /* Counts a call a signal handler made while its thread was in a hook's own work. */
 void gt_note_busy(void);

@@ -266,7 +266,10 @@ void gt_stream_reset_after_fork(uint64_t image_id)
 	st.calls = st.drops = 0;
 	/* The parent writes its own busy count. */
 	uint64_t busy = __atomic_load_n(&st.busy, __ATOMIC_RELAXED);
-	__atomic_store_n(&st.busy, st.fork_deferred ? busy - st.busy_at_fork : 0, __ATOMIC_RELAXED);
+	/* (Less if the hook wrote a count since, in a block dropped.) */
+	__atomic_store_n(&st.busy,
+			 st.fork_deferred && busy > st.busy_at_fork ? busy - st.busy_at_fork : 0,
+			 __ATOMIC_RELAXED);
 	st.fork_deferred = 0;
 	st.tracer_ns = 0;
 	st.image_id = image_id;

@@ -90,6 +90,22 @@ for mode in exit_300:44 _exit_300:44 return_-1:255; do
 		"$(jq '.processes[0].exit_status' "$work/$mode.json")"
 done
 
+# A fork in a library's destructor that runs after the tracer's: glibc had
+# dropped the tracer's fork handlers, and the child wrote its parent's
+# records again (a corrupt trace); the fork mark notices it now.
+GITTRACE_TEST_EARLY=fini_fork LD_PRELOAD=$early run_status "$work/fini_fork.plain" "$prog" exit_300
+GITTRACE_TEST_EARLY=fini_fork GITTRACE_OUTPUT=$work/fini_fork.zst LD_PRELOAD=$preload:$early \
+	run_status "$work/fini_fork" "$prog" exit_300
+check_eq "fini_fork: untraced output" "early: child status 7" "$(cat "$work/fini_fork.plain.stdout")"
+same_outcome "fini_fork" "$work/fini_fork.plain" "$work/fini_fork" 0
+"$report" --json "$work/fini_fork.zst" >"$work/fini_fork.json" 2>"$work/fini_fork.report.err" ||
+	fail "fini_fork: the report failed: $(cat "$work/fini_fork.report.err")"
+check_eq "fini_fork: trace complete" true "$(jq .trace.complete "$work/fini_fork.json")"
+check_eq "fini_fork: the program and its forked child, with their exit statuses" "fork:7 root:44" \
+	"$(jq -r '[.processes[] | "\(.origin):\(.exit_status)"] | sort | join(" ")' "$work/fini_fork.json")"
+check_eq "fini_fork: the child's calls" 500 \
+	"$(jq '[.processes[] | select(.origin == "fork") | .calls.malloc] | add' "$work/fini_fork.json")"
+
 check_eq "exit_group: untraced exit status" 3 "$(cat "$work/exit_group.plain.status")"
 check_eq "exit_group: the END is an _exit's" "reason=_exit status=3" \
 	"$(grep " END " "$work/exit_group.dump" | grep -o 'reason=[a-z_]* status=[0-9-]*')"

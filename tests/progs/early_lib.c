@@ -15,6 +15,9 @@
  *   atfork  registers pthread_atfork handlers (before the tracer does its
  *           own) that allocate: 7776 bytes in prepare, 7777 in the child
  *           (the raw_fork test's atfork case)
+ *   fini_fork  forks in this library's destructor, which runs after the
+ *           tracer's (glibc has dropped the tracer's fork handlers by then):
+ *           the child makes 500 allocations of 2222 bytes and _exits with 7
  */
 #define _GNU_SOURCE /* syscall, CLONE_* */
 #include <pthread.h>
@@ -45,7 +48,7 @@ __attribute__((noinline)) static void vfork_child(long kept)
 
 static void *volatile kept; /* so that no allocation is elided */
 
-static void fork_child(int raw)
+static void fork_child(int raw, void (*end)(int))
 {
 	pid_t pid = raw ? (pid_t)syscall(SYS_fork) : fork();
 	if (pid == 0) {
@@ -53,7 +56,7 @@ static void fork_child(int raw)
 			kept = malloc(2222);
 			free(kept);
 		}
-		exit(7);
+		end(7);
 	}
 	int status = 0;
 	waitpid(pid, &status, 0);
@@ -83,10 +86,17 @@ __attribute__((constructor)) static void early(void)
 	if (!strcmp(what, "atfork"))
 		pthread_atfork(prepare_allocates, NULL, child_allocates);
 	if (!strcmp(what, "fork") || !strcmp(what, "raw_fork"))
-		fork_child(!strcmp(what, "raw_fork"));
+		fork_child(!strcmp(what, "raw_fork"), exit);
 	if (!strcmp(what, "exec")) {
 		char *const sh[] = {"sh", "-c", "exit 4", NULL};
 		unsetenv("GITTRACE_TEST_EARLY"); /* the shell loads this library too */
 		syscall(SYS_execve, "/bin/sh", sh, environ);
 	}
+}
+
+__attribute__((destructor)) static void late(void)
+{
+	const char *what = getenv("GITTRACE_TEST_EARLY");
+	if (what && !strcmp(what, "fini_fork"))
+		fork_child(0, _exit);
 }
