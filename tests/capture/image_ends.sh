@@ -14,13 +14,16 @@
 # and a child forked there (fork() and syscall(SYS_fork)) that exits there:
 # it started a run of its own, which its parent's truncated, and no
 # destructor of the tracer's ran in it (the loader had not run the
-# constructor): its calls were lost.
+# constructor): its calls were lost. A fork in that library's destructor,
+# which runs after the tracer's: glibc has dropped the tracer's fork
+# handlers by then. And a fork by a signal handler while the tracer writes
+# the END (END_FORK, tests/progs/end_fork.c).
 #
-# usage: bash image_ends.sh PRELOAD REPORT PROGRAM EARLY_LIB WORKDIR
+# usage: bash image_ends.sh PRELOAD REPORT PROGRAM EARLY_LIB END_FORK WORKDIR
 . "$(dirname "$0")/../lib.sh"
 
-[ $# -eq 5 ] || fail "usage: image_ends.sh PRELOAD REPORT PROGRAM EARLY_LIB WORKDIR"
-preload=$1 report=$2 prog=$3 early=$4 work=$5
+[ $# -eq 6 ] || fail "usage: image_ends.sh PRELOAD REPORT PROGRAM EARLY_LIB END_FORK WORKDIR"
+preload=$1 report=$2 prog=$3 early=$4 end_fork=$5 work=$6
 fresh_dir "$work"
 
 for mode in exit_group syscall execveat syscall_execveat; do
@@ -105,6 +108,24 @@ check_eq "fini_fork: the program and its forked child, with their exit statuses"
 	"$(jq -r '[.processes[] | "\(.origin):\(.exit_status)"] | sort | join(" ")' "$work/fini_fork.json")"
 check_eq "fini_fork: the child's calls" 500 \
 	"$(jq '[.processes[] | select(.origin == "fork") | .calls.malloc] | add' "$work/fini_fork.json")"
+
+# A signal handler forks while the tracer writes the END of _exit, or of
+# exit after its finalizer (tests/progs/end_fork.c): the child goes on past
+# its last hook, and had no image.
+for mode in _exit exit; do
+	run_status "$work/end_fork$mode.plain" "$end_fork" "$mode"
+	GITTRACE_OUTPUT=$work/end_fork$mode.zst run_status "$work/end_fork$mode" \
+		run_traced "$preload" "$end_fork" "$mode"
+	same_outcome "end_fork $mode" "$work/end_fork$mode.plain" "$work/end_fork$mode" 0
+	"$report" --json "$work/end_fork$mode.zst" >"$work/end_fork$mode.json" \
+		2>"$work/end_fork$mode.report.err" ||
+		fail "end_fork $mode: the report failed: $(cat "$work/end_fork$mode.report.err")"
+	check_eq "end_fork $mode: trace complete" true "$(jq .trace.complete "$work/end_fork$mode.json")"
+	check_eq "end_fork $mode: the program and its child, with their exit statuses" \
+		"fork:5 root:5" \
+		"$(jq -r '[.processes[] | "\(.origin):\(.exit_status)"] | sort | join(" ")' \
+			"$work/end_fork$mode.json")"
+done
 
 check_eq "exit_group: untraced exit status" 3 "$(cat "$work/exit_group.plain.status")"
 check_eq "exit_group: the END is an _exit's" "reason=_exit status=3" \
