@@ -120,16 +120,17 @@ int gt_enter_slow(void)
 	return 1;
 }
 
-/*
- * In the child of a fork deferred (above), on its way out from the
- * handler: the hook the handler interrupted never resumes, so the child's
- * image can start now. Returns 1 if it did.
- */
+/* This process is a child whose fork was deferred (deferred_pid). */
 static int deferred_here(void)
 {
 	return deferred_pid && deferred_pid == getpid();
 }
 
+/*
+ * In the child of a fork deferred, on its way out from the handler, or
+ * past its last hook: the hook the handler interrupted never resumes, so
+ * the child's image can start now. Returns 1 if it did.
+ */
 static int take_over_deferred(void)
 {
 	if (!deferred_here() || __atomic_load_n(&gt_state, __ATOMIC_ACQUIRE) != GT_STATE_ON)
