@@ -38,7 +38,7 @@ static void before_exec(void)
 	if (gt_stream_is_ours())
 		gt_image_end(GT_END_EXEC, -1);
 	gt_leave();
-	gt_end_deferred_child(GT_END_EXEC, -1);
+	gt_end_child_forked_meanwhile(GT_END_EXEC, -1);
 }
 
 /* The exec returned, so it failed: the image goes on. */
@@ -357,7 +357,7 @@ static void end_before_underscore_exit(int status)
 		if (gt_stream_is_ours())
 			gt_image_end(GT_END_UNDERSCORE_EXIT, gt_exit_code(status));
 		gt_leave();
-		gt_end_deferred_child(GT_END_UNDERSCORE_EXIT, gt_exit_code(status));
+		gt_end_child_forked_meanwhile(GT_END_UNDERSCORE_EXIT, gt_exit_code(status));
 	}
 }
 

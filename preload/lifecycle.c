@@ -173,14 +173,17 @@ void gt_before_exit(void)
 		gt_in_tracer = GT_GUARD_NONE;
 }
 
-void gt_end_deferred_child(enum gt_end_reason reason, int status)
+void gt_end_child_forked_meanwhile(enum gt_end_reason reason, int status)
 {
-	if (!gt_fork_missed() || !take_over_deferred())
+	/*
+	 * At _exit and exec a vfork child may be here too, in the memory it
+	 * shares with the child of a missed fork: only the deferred child
+	 * itself ends here. No vfork child runs exit's handlers.
+	 */
+	if (!gt_fork_missed() || (reason != GT_END_EXIT && !deferred_here()) || !gt_enter())
 		return;
-	int was = gt_in_tracer;
-	gt_in_tracer = GT_GUARD_HOOK;
 	gt_image_end(reason, status);
-	gt_in_tracer = was;
+	gt_leave();
 }
 
 void gt_note_busy(void)
@@ -290,20 +293,6 @@ __attribute__((constructor)) static void gt_constructor(void)
 }
 
 /*
- * After the END of exit: a child forked meanwhile, by a signal handler
- * while the END was written, or after this library's finalizer ran (glibc
- * drops a library's fork handlers then), goes on past its last hook here.
- * Its image starts and ends now (no vfork child runs exit handlers).
- */
-static void end_child_forked_meanwhile(int status)
-{
-	if (!gt_fork_missed() || !gt_enter())
-		return;
-	gt_image_end(GT_END_EXIT, status);
-	gt_leave();
-}
-
-/*
  * The exit handler gt_destructor registers: runs after the last finalizer,
  * with the status exit() was given.
  */
@@ -314,7 +303,7 @@ static void end_after_finalizers(int status, void *unused)
 		return;
 	gt_image_end(GT_END_EXIT, gt_exit_code(status));
 	gt_leave();
-	end_child_forked_meanwhile(gt_exit_code(status));
+	gt_end_child_forked_meanwhile(GT_END_EXIT, gt_exit_code(status));
 }
 
 /* The exit handler start() registers; gt_destructor's work once it cannot run. */
@@ -325,7 +314,7 @@ static void end_unless_constructed(int status, void *unused)
 		return;
 	gt_image_end(GT_END_EXIT, gt_exit_code(status));
 	gt_leave();
-	end_child_forked_meanwhile(gt_exit_code(status));
+	gt_end_child_forked_meanwhile(GT_END_EXIT, gt_exit_code(status));
 }
 
 /*

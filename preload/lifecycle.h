@@ -54,11 +54,13 @@ int gt_enter_to_exec(void);
 void gt_before_exit(void);
 
 /*
- * After a hook that ended the image (_exit, exec) let go: a signal handler
- * may have forked while that hook was at work, and its child goes on past
- * its last hook. Its image starts and ends here.
+ * After a hook that ended the image (exit, _exit, exec) let go: a child
+ * forked meanwhile goes on past its last hook here. A signal handler
+ * forked it while that hook was at work, or (exit) it came after this
+ * library's finalizer, when glibc has dropped the tracer's fork handlers.
+ * Its image starts and ends now.
  */
-void gt_end_deferred_child(enum gt_end_reason reason, int status);
+void gt_end_child_forked_meanwhile(enum gt_end_reason reason, int status);
 
 /* Counts a call a signal handler made while its thread was in a hook's own work. */
 void gt_note_busy(void);
