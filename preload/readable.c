@@ -2,10 +2,9 @@
  * The tracer reads an exec's environment to add the run's variables
  * (exec_env.c). The kernel checks that memory itself, and execve fails
  * with EFAULT on a bad pointer, where the tracer's read crashed the
- * program. So the environment is probed first: process_vm_readv on the
- * process itself reads one byte of a page, and fails where a load would
- * fault. A page once probed is not probed again for the next string:
- * an environment's strings lie together, and a few pages hold them all.
+ * program. So the environment is probed first (gt_readable_pages). A
+ * page once probed is not probed again for the next string: an
+ * environment's strings lie together, and a few pages hold them all.
  */
 #include "readable.h"
 
@@ -15,7 +14,19 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#define PAGE 4096u /* the smallest page: a probe per 4 KiB is never too few */
+long gt_readable_pages(uintptr_t page, int n)
+{
+	char sink[GT_READABLE_PAGES_MAX];
+	struct iovec local = {sink, (size_t)n}, remote[GT_READABLE_PAGES_MAX];
+	for (int i = 0; i < n; i++)
+		remote[i] = (struct iovec){(void *)(page + (uintptr_t)i * GT_READABLE_PAGE), 1};
+	int saved_errno = errno;
+	long got =
+		syscall(SYS_process_vm_readv, getpid(), &local, 1ul, remote, (unsigned long)n, 0ul);
+	int err = errno;
+	errno = saved_errno;
+	return got >= 0 ? got : err == EFAULT ? 0 : -1;
+}
 
 struct probe {
 	uintptr_t page; /* the last page found readable, or 1 (none) */
@@ -25,22 +36,18 @@ static int page_readable(struct probe *pr, uintptr_t page)
 {
 	if (page == pr->page)
 		return 1;
-	char sink;
-	struct iovec local = {&sink, 1}, remote = {(void *)page, 1};
-	int saved_errno = errno;
-	long n = syscall(SYS_process_vm_readv, getpid(), &local, 1ul, &remote, 1ul, 0ul);
-	/* A kernel or sandbox that refuses the call cannot tell: read, as before. */
-	int readable = n == 1 || (n < 0 && errno != EFAULT);
-	errno = saved_errno;
-	if (readable)
-		pr->page = page;
-	return readable;
+	/* Where the kernel cannot tell: read, as before the probe. */
+	if (gt_readable_pages(page, 1) == 0)
+		return 0;
+	pr->page = page;
+	return 1;
 }
 
 /* 1 if the bytes [p, p + n) are readable. */
 static int bytes_readable(struct probe *pr, uintptr_t p, size_t n)
 {
-	for (uintptr_t page = p & ~(uintptr_t)(PAGE - 1); page < p + n; page += PAGE)
+	for (uintptr_t page = p & ~(uintptr_t)(GT_READABLE_PAGE - 1); page < p + n;
+	     page += GT_READABLE_PAGE)
 		if (!page_readable(pr, page))
 			return 0;
 	return 1;
@@ -50,9 +57,9 @@ static int bytes_readable(struct probe *pr, uintptr_t p, size_t n)
 static int string_readable(struct probe *pr, const char *s)
 {
 	for (uintptr_t p = (uintptr_t)s;;) {
-		if (!page_readable(pr, p & ~(uintptr_t)(PAGE - 1)))
+		if (!page_readable(pr, p & ~(uintptr_t)(GT_READABLE_PAGE - 1)))
 			return 0;
-		uintptr_t end = (p | (PAGE - 1)) + 1;
+		uintptr_t end = (p | (GT_READABLE_PAGE - 1)) + 1;
 		for (; p < end; p++)
 			if (!*(const char *)p)
 				return 1;

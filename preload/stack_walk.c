@@ -42,6 +42,7 @@
 #include "frame_rules.h"
 #include "loader.h"
 #include "pages.h"
+#include "readable.h"
 #include "settings.h"
 #include "tls.h"
 #include "tracer.h"
@@ -50,8 +51,6 @@
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 struct frame {
@@ -94,7 +93,7 @@ static int have_memo_key;
 
 /* A foreign walk reads at most this many pages above where it starts. */
 #define GT_WALK_FOREIGN_PAGES 16
-#define GT_WALK_PAGE	      4096u
+_Static_assert(GT_WALK_FOREIGN_PAGES <= GT_READABLE_PAGES_MAX, "one probe for them all");
 
 /*
  * How far below its top a thread's own stack reaches: the stack size
@@ -106,20 +105,14 @@ static uintptr_t own_stack_span = (uintptr_t)8 << 20;
 
 /*
  * The end of the memory readable from sp's page upwards, at most
- * GT_WALK_FOREIGN_PAGES pages: process_vm_readv on the process itself
- * reads one byte of each page, and stops at the first it cannot read,
- * where a load would fault. sp's own page is readable: the walk is on it.
+ * GT_WALK_FOREIGN_PAGES pages, where a load would fault. sp's own page is
+ * readable: the walk is on it.
  */
 static uintptr_t readable_top(uintptr_t sp)
 {
-	uintptr_t page = sp & ~(uintptr_t)(GT_WALK_PAGE - 1);
-	char sink[GT_WALK_FOREIGN_PAGES];
-	struct iovec local = {sink, sizeof(sink)}, remote[GT_WALK_FOREIGN_PAGES];
-	for (int i = 0; i < GT_WALK_FOREIGN_PAGES; i++)
-		remote[i] = (struct iovec){(void *)(page + (uintptr_t)i * GT_WALK_PAGE), 1};
-	long n = syscall(SYS_process_vm_readv, getpid(), &local, 1ul, remote,
-			 (unsigned long)GT_WALK_FOREIGN_PAGES, 0ul);
-	return page + (uintptr_t)(n > 1 ? n : 1) * GT_WALK_PAGE;
+	uintptr_t page = sp & ~(uintptr_t)(GT_READABLE_PAGE - 1);
+	long n = gt_readable_pages(page, GT_WALK_FOREIGN_PAGES);
+	return page + (uintptr_t)(n > 1 ? n : 1) * GT_READABLE_PAGE;
 }
 
 /*
