@@ -122,13 +122,18 @@ static void *overflowed(void)
  * glibc's reallocarray is an overflow check and a call of realloc through
  * its PLT, which would come back into our realloc hook (inside this one,
  * counted as dropped; untraced, a dropped call counted twice): the check
- * is made here, and realloc called, as glibc does.
+ * is made here, and realloc called, as glibc does. Where the program's
+ * realloc is another's (gt_realloc_in_front), tracing is off, and that one
+ * is called.
  */
 GT_EXPORT void *GT_HOOK_NAME(reallocarray)(void *ptr, size_t nmemb, size_t size)
 {
 	int overflow = size && nmemb > SIZE_MAX / size;
 	if (ptr && gt_arena_owns(ptr))
 		return overflow ? overflowed() : realloc_from_arena(ptr, nmemb * size);
+	void *(*front)(void *, size_t) = gt_realloc_in_front();
+	if (front)
+		return overflow ? overflowed() : front(ptr, nmemb * size);
 	if (!gt_enter_call())
 		return overflow ? overflowed() : untraced_realloc(ptr, nmemb * size);
 	int timed = gt_stream_begin_call(GT_FN_REALLOCARRAY);

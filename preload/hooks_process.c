@@ -375,6 +375,19 @@ GT_EXPORT void GT_HOOK_NAME(_Exit)(int status)
 	__builtin_unreachable();
 }
 
+/*
+ * quick_exit runs the at_quick_exit handlers and then ends the process
+ * inside libc, past the _exit hook: the image ends here, as at _exit, and
+ * what the handlers call comes after END (a block each, as after exit's).
+ * Unhooked, the report took the process for killed.
+ */
+GT_EXPORT void GT_HOOK_NAME(quick_exit)(int status)
+{
+	end_before_underscore_exit(status);
+	gt_real_quick_exit(status);
+	__builtin_unreachable();
+}
+
 GT_EXPORT void *GT_HOOK_NAME(dlopen)(const char *file, int mode)
 {
 	need_real();

@@ -102,6 +102,11 @@ int gt_hooks_in_front(void)
 	return 1; /* the interpose table, not an order, binds the calls */
 }
 
+void *(*gt_realloc_in_front(void))(void *, size_t)
+{
+	return NULL;
+}
+
 struct gt_interpose {
 	const void *replacement;
 	const void *original;

@@ -62,19 +62,35 @@ static int served_by_libc(void)
 	return o.object[0] != NULL;
 }
 
+/*
+ * Whether a name leads to this object in the global search order, given
+ * the function's address here: the dynamic linker's answer (through the
+ * GOT: the hooks are exported, so they may be interposed), with no dlsym,
+ * which may allocate, from another allocator. (In the TSan harness, whose
+ * hooks are renamed, it is the renamed hook.)
+ */
+static int ours(void *found)
+{
+	Dl_info first, self;
+	return found && dladdr(found, &first) && dladdr((void *)ours, &self) &&
+	       first.dli_fbase == self.dli_fbase;
+}
+
 int gt_hooks_in_front(void)
 {
-	/*
-	 * Where the name malloc leads in the global search order: this
-	 * object? Its address here is the dynamic linker's answer (through
-	 * the GOT: the hook is exported, so it may be interposed), with no
-	 * dlsym, which may allocate, from that other allocator. (In the TSan
-	 * harness, whose hooks are renamed, it is the renamed hook.)
-	 */
-	Dl_info first, self;
-	void *found = (void *)malloc;
-	return found && dladdr(found, &first) && dladdr((void *)gt_hooks_in_front, &self) &&
-	       first.dli_fbase == self.dli_fbase;
+	return ours((void *)malloc);
+}
+
+void *(*gt_realloc_in_front(void))(void *, size_t)
+{
+	/* 0: not looked up yet, 1: ours, 2: another's. */
+	static int state;
+	int s = __atomic_load_n(&state, __ATOMIC_ACQUIRE);
+	if (!s) {
+		s = ours((void *)realloc) ? 1 : 2;
+		__atomic_store_n(&state, s, __ATOMIC_RELEASE);
+	}
+	return s == 2 ? realloc : NULL;
 }
 
 /* 0: not yet, 1: a thread is resolving, 2: done. */

@@ -55,6 +55,11 @@ static int start(void)
 {
 	int origin = GT_ORIGIN_ROOT;
 	struct gt_trace_file file;
+	/* Before any other check: a run warns once, not once per process. */
+	if (gt_session_untraced()) {
+		gt_stop_quietly();
+		return -1;
+	}
 	if (!gt_hooks_in_front()) {
 		gt_disable(
 			"another malloc comes before libgittrace.so's (an allocator earlier in "

@@ -79,6 +79,12 @@ const char *gt_session_env(void)
 	return session_env[0] ? session_env : NULL;
 }
 
+int gt_session_untraced(void)
+{
+	const char *session = secure_getenv(SESSION_VAR);
+	return session && strcmp(session, SESSION_OFF) == 0;
+}
+
 void gt_session_forked(void)
 {
 	off_in_pid = 0;
@@ -214,10 +220,6 @@ int gt_session_open(int *origin, struct gt_trace_file *file)
 
 	if (session)
 		session_set(session);
-	if (session && strcmp(session, SESSION_OFF) == 0) {
-		gt_stop_quietly(); /* the root already warned */
-		return -1;
-	}
 	if (session) {
 		*origin = GT_ORIGIN_EXEC;
 		fd = open(session, GT_TRACE_OPEN_FLAGS);

@@ -20,10 +20,17 @@ int gt_session_holds(const struct gt_trace_file *file, int fd, struct stat *st);
  * Opens the run's trace file: the root of a run creates it (safely, see
  * session.c) and tells descendants through GITTRACE_SESSION; a descendant
  * opens the same file. Fills file. Returns 0; -1 after disabling tracing
- * with a warning, or quietly when the run is untraced already.
- * *origin is set to GT_ORIGIN_ROOT or EXEC.
+ * with a warning, or quietly when an earlier process of the run could not
+ * write the file. *origin is set to GT_ORIGIN_ROOT or EXEC. Not in a run
+ * left untraced (gt_session_untraced).
  */
 int gt_session_open(int *origin, struct gt_trace_file *file);
+
+/*
+ * Whether a process before this one left the run untraced
+ * (GITTRACE_SESSION=-, gt_session_off): it warned for the whole run.
+ */
+int gt_session_untraced(void);
 
 /*
  * "GITTRACE_SESSION=..." to add to the environment of a program this

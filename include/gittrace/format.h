@@ -360,7 +360,7 @@ enum gt_origin {
 
 enum gt_end_reason {
 	GT_END_EXIT = 0,	    /* exit() / return from main (status if known) */
-	GT_END_UNDERSCORE_EXIT = 1, /* _exit() or _Exit(): status known */
+	GT_END_UNDERSCORE_EXIT = 1, /* _exit(), _Exit() or quick_exit(): status known */
 	GT_END_EXEC = 2,	    /* about to exec; status -1 */
 };
 

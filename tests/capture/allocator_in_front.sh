@@ -3,7 +3,10 @@
 # program's own allocator (tests/progs/own_malloc.c), and jemalloc before
 # libgittrace in LD_PRELOAD, hung the program at its start: the tracer's
 # work inside its mmap hook (libdw reading a module's frame rules)
-# allocated from that allocator while it held its own lock.
+# allocated from that allocator while it held its own lock. An allocator
+# without reallocarray of its own (jemalloc, the program's) left that
+# function to libgittrace's hook, which gave that allocator's blocks to
+# glibc's realloc: `sort` crashed.
 #
 # usage: bash allocator_in_front.sh PRELOAD REPORT OWN_MALLOC WORKDIR
 . "$(dirname "$0")/../lib.sh"
@@ -30,6 +33,8 @@ in_front own-malloc "$prog"
 if has_library libjemalloc.so.2; then
 	jemalloc=$(ldconfig -p | awk '$1 == "libjemalloc.so.2" { print $NF; exit }')
 	LD_PRELOAD=$jemalloc in_front jemalloc-first sh -c 'echo jemalloc in front'
+	# sort's lines grow with reallocarray, which jemalloc does not define.
+	LD_PRELOAD=$jemalloc in_front jemalloc-reallocarray sh -c 'printf "b\na\n" | sort'
 else
 	echo "jemalloc not installed: its case left out (scripts/install-deps.sh installs it)"
 fi

@@ -81,8 +81,8 @@ done
 
 # The status a parent sees is the low 8 bits of what exit or _exit was
 # given, or main returned; the END held the whole value (300), and -1 was
-# taken for "unknown".
-for mode in exit_300:44 _exit_300:44 return_-1:255; do
+# taken for "unknown". quick_exit had no END: the process read as killed.
+for mode in exit_300:44 _exit_300:44 return_-1:255 quick_exit_5:5; do
 	status=${mode#*:} mode=${mode%:*}
 	run_status "$work/$mode.plain" "$prog" "$mode"
 	GITTRACE_OUTPUT=$work/$mode.zst run_status "$work/$mode" run_traced "$preload" "$prog" "$mode"
@@ -92,6 +92,9 @@ for mode in exit_300:44 _exit_300:44 return_-1:255; do
 	check_eq "$mode: the exit status in the report" "$status" \
 		"$(jq '.processes[0].exit_status' "$work/$mode.json")"
 done
+"$report" --dump "$work/quick_exit_5.zst" >"$work/quick_exit_5.dump"
+check_eq "quick_exit_5: its handler's allocation too, after END" 1001 \
+	"$(grep -c " CALL fn=malloc .* size=4327 " "$work/quick_exit_5.dump" || true)"
 
 # A fork in a library's destructor that runs after the tracer's: glibc had
 # dropped the tracer's fork handlers, and the child wrote its parent's

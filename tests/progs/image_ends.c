@@ -18,6 +18,9 @@
  *   image_ends exit_300  exit(300), _exit_300 _exit(300), return_-1 returns
  *                        -1 from main: the statuses a parent sees are 44, 44
  *                        and 255 (the END held 300, 300 and "unknown")
+ *   image_ends quick_exit_5  quick_exit(5), whose at_quick_exit handler
+ *                        allocates SIZE bytes once more: the report took the
+ *                        process for killed
  */
 #define _GNU_SOURCE /* syscall, execveat, CLONE_* */
 #include <fcntl.h>
@@ -34,6 +37,11 @@
 #define SIZE  4327 /* the size the test counts in the trace */
 
 static void *volatile kept; /* so that no allocation is elided */
+
+static void allocate_once_more(void)
+{
+	kept = malloc(SIZE);
+}
 
 extern char **environ;
 
@@ -71,6 +79,10 @@ int main(int argc, char **argv)
 		_exit(300);
 	if (argc == 2 && !strcmp(argv[1], "return_-1"))
 		return -1;
+	if (argc == 2 && !strcmp(argv[1], "quick_exit_5")) {
+		at_quick_exit(allocate_once_more);
+		quick_exit(5);
+	}
 	syscall(SYS_exit_group, 3);
 	return 0; /* not reached */
 }

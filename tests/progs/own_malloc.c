@@ -3,13 +3,16 @@
  * defined in the executable, which the dynamic linker binds the program's
  * and libc's calls to before any preloaded library. A bump allocator over
  * mmap, under a lock: the tracer's work inside its mmap hook allocated from
- * it while it held that lock, and the program hung at its start. The
- * capture test allocator_in_front.sh runs it.
+ * it while it held that lock, and the program hung at its start. It
+ * defines no reallocarray, whose hook then called glibc's realloc on one
+ * of its blocks, which aborted. The capture test allocator_in_front.sh
+ * runs it.
  */
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, reallocarray */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -73,6 +76,12 @@ int main(void)
 {
 	for (int i = 0; i < 100000; i++)
 		kept = malloc((size_t)i % 300 + 1);
+	/* glibc's reallocarray calls the program's realloc. */
+	char *s = malloc(4);
+	memcpy(s, "abc", 4);
+	s = reallocarray(s, 2, 1000);
+	if (!s || strcmp(s, "abc") != 0)
+		return 1;
 	printf("the program's own allocator served it\n");
 	return 0;
 }
