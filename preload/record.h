@@ -15,6 +15,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/resource.h>
+#ifdef __linux__
+#include <sys/sysinfo.h>
+#endif
 
 /*
  * Appends a CALL (stream.h, gt_stream_call). A new stack may pass through
@@ -31,8 +34,11 @@ static inline void gt_record_call(enum gt_fn fn, int timed, uint64_t t0, uint64_
 /*
  * Whether a request of this many bytes that failed with ENOMEM might have
  * been met without the tracer's memory: glibc and mmap refuse more than
- * PTRDIFF_MAX whatever is free, and nothing larger than the limit on
- * address space fits under it. Only on a failure: one getrlimit.
+ * PTRDIFF_MAX whatever is free, nothing larger than the limit on address
+ * space fits under it, and the kernel refuses one larger than its memory
+ * and swap together (its overcommit heuristic; strict accounting allows
+ * less). A program that probes with a huge request stopped tracing.
+ * Only on a failure: a getrlimit and a sysinfo.
  */
 static inline int gt_may_fit(uint64_t bytes)
 {
@@ -41,6 +47,11 @@ static inline int gt_may_fit(uint64_t bytes)
 	int fits =
 		bytes <= (uint64_t)PTRDIFF_MAX &&
 		(getrlimit(RLIMIT_AS, &rl) || rl.rlim_cur == RLIM_INFINITY || bytes < rl.rlim_cur);
+#ifdef __linux__
+	struct sysinfo si;
+	if (fits && sysinfo(&si) == 0 && si.mem_unit)
+		fits = bytes / si.mem_unit <= (uint64_t)si.totalram + si.totalswap;
+#endif
 	errno = saved_errno;
 	return fits;
 }
