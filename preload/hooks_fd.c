@@ -13,8 +13,7 @@
  *
  * So libunwind's calls are steered, recognised by their return address:
  *   pipe2  the pipe is made, then moved to 700 or above, where programs do
- *          not put files, and remembered (close-on-exec only for the time
- *          of an exec: session.h, gt_fd_move_high);
+ *          not put files, and remembered;
  *   read   before each check libunwind reads the pipe: if either end no
  *          longer is that pipe (the program closed it or dup2'd onto it),
  *          nothing is read and libunwind sees EBADF, so it makes a new pipe;
@@ -26,13 +25,11 @@
  *
  * Linux only: macOS's unwinder is the system's and opens no pipe.
  */
-#include "hooks_fd.h"
 #include "interpose.h"
 #include "session.h"
 #include "unwind.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -70,21 +67,9 @@ GT_EXPORT int GT_HOOK_NAME(pipe2)(int fds[2], int flags)
 		pipe_dev = st.st_dev;
 		pipe_ino = st.st_ino;
 	}
-	/* Atomic: an exec hook in another thread reads them. */
-	__atomic_store_n(&unwinder_pipe[0], fds[0], __ATOMIC_RELAXED);
-	__atomic_store_n(&unwinder_pipe[1], fds[1], __ATOMIC_RELAXED);
+	unwinder_pipe[0] = fds[0];
+	unwinder_pipe[1] = fds[1];
 	return 0;
-}
-
-void gt_unwinder_pipe_close_on_exec(int on)
-{
-	int saved_errno = errno;
-	for (int i = 0; i < 2; i++) {
-		int fd = __atomic_load_n(&unwinder_pipe[i], __ATOMIC_RELAXED);
-		if (is_unwinder_pipe(fd))
-			fcntl(fd, F_SETFD, on ? FD_CLOEXEC : 0);
-	}
-	errno = saved_errno;
 }
 
 GT_EXPORT ssize_t GT_HOOK_NAME(read)(int fd, void *buf, size_t count)

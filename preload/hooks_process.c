@@ -33,7 +33,6 @@ extern char **environ;
  */
 static void before_exec(void)
 {
-	gt_tracer_fds_close_on_exec(1);
 	if (!gt_enter_to_exec())
 		return;
 	if (gt_stream_is_ours())
@@ -46,7 +45,6 @@ static void before_exec(void)
 static int after_failed_exec(int ret)
 {
 	int err = errno;
-	gt_tracer_fds_close_on_exec(0);
 	if (gt_enter_to_exec()) {
 		if (gt_stream_is_ours())
 			gt_image_exec_failed(err);
@@ -199,9 +197,7 @@ GT_EXPORT int GT_HOOK_NAME(posix_spawn)(pid_t *pid, const char *path,
 	need_real();
 	gt_need_session();
 	GT_SESSION_ENV(env, envp);
-	gt_tracer_fds_close_on_exec(1);
 	int ret = gt_real_posix_spawn(pid, path, actions, attr, argv, env);
-	gt_tracer_fds_close_on_exec(0);
 	new_env_out(&env_new);
 	return ret;
 }
@@ -214,9 +210,7 @@ GT_EXPORT int GT_HOOK_NAME(posix_spawnp)(pid_t *pid, const char *file,
 	need_real();
 	gt_need_session();
 	GT_SESSION_ENV(env, envp);
-	gt_tracer_fds_close_on_exec(1);
 	int ret = gt_real_posix_spawnp(pid, file, actions, attr, argv, env);
-	gt_tracer_fds_close_on_exec(0);
 	new_env_out(&env_new);
 	return ret;
 }
@@ -264,9 +258,7 @@ static void swap_environ_out(const struct environ_swap *s)
 GT_EXPORT int GT_HOOK_NAME(system)(const char *command)
 {
 	GT_RUN_ENVIRON(swap);
-	gt_tracer_fds_close_on_exec(1);
 	int ret = gt_real_system(command);
-	gt_tracer_fds_close_on_exec(0);
 	swap_environ_out(&swap);
 	return ret;
 }
@@ -274,9 +266,7 @@ GT_EXPORT int GT_HOOK_NAME(system)(const char *command)
 GT_EXPORT FILE *GT_HOOK_NAME(popen)(const char *command, const char *type)
 {
 	GT_RUN_ENVIRON(swap);
-	gt_tracer_fds_close_on_exec(1);
 	FILE *ret = gt_real_popen(command, type);
-	gt_tracer_fds_close_on_exec(0);
 	swap_environ_out(&swap);
 	return ret;
 }

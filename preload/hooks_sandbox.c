@@ -37,9 +37,6 @@ int gt_seccomp_enters_sandbox(unsigned long op, unsigned long flags, unsigned lo
 void gt_before_sandbox(void)
 {
 	int saved_errno = errno;
-	/* The last system calls of ours here: the programs the sandboxed
-	 * process runs get none of the tracer's descriptors. */
-	gt_tracer_fds_close_on_exec(1);
 	/*
 	 * Tracing, but not the stream's process (a vfork child, a child cloned
 	 * through syscall()): the owner's records are not this one's to write.

@@ -7,9 +7,6 @@
  */
 #include "lifecycle.h"
 #include "exec_env.h"
-#ifdef __linux__
-#include "hooks_fd.h"
-#endif
 #include "fork_guard.h"
 #include "fork_mark.h"
 #include "image.h"
@@ -115,11 +112,8 @@ int gt_enter_slow(void)
 		 * not: a full disk or size limit marks the file instead
 		 * (session.c).
 		 */
-		if (start()) {
-			/* A file the writer opened stays open, out of the programs' way. */
-			gt_tracer_fds_close_on_exec(1);
+		if (start())
 			gt_session_off();
-		}
 		gt_in_tracer = GT_GUARD_NONE;
 		errno = saved_errno;
 	}
@@ -195,17 +189,6 @@ void gt_end_child_forked_meanwhile(enum gt_end_reason reason, int status)
 		return;
 	gt_image_end(reason, status);
 	gt_leave();
-}
-
-void gt_tracer_fds_close_on_exec(int on)
-{
-	/* A process that left the run (a sandbox) makes no system call of ours. */
-	if (gt_session_stopped())
-		return;
-	gt_writer_close_on_exec(on);
-#ifdef __linux__
-	gt_unwinder_pipe_close_on_exec(on);
-#endif
 }
 
 void gt_note_busy(void)

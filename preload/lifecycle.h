@@ -120,14 +120,4 @@ static inline int gt_exit_code(int status)
 	return status & 0xff;
 }
 
-/*
- * The tracer's descriptors stay open across fork, but not into a program
- * an exec or spawn starts: the hooks make them close-on-exec for the time
- * of the call only (on 1, then 0 if the call returns; session.h,
- * gt_fd_move_high), whether tracing is on or not. Not once this process
- * left the run (gt_session_stopped): before it did, they were made
- * close-on-exec for good. errno kept.
- */
-void gt_tracer_fds_close_on_exec(int on);
-
 #endif /* GT_LIFECYCLE_H */

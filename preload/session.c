@@ -79,12 +79,6 @@ const char *gt_session_env(void)
 	return session_env[0] ? session_env : NULL;
 }
 
-int gt_session_stopped(void)
-{
-	const char *env = gt_session_env();
-	return env && !strcmp(env, SESSION_VAR "=" SESSION_OFF);
-}
-
 int gt_session_untraced(void)
 {
 	const char *session = secure_getenv(SESSION_VAR);
@@ -201,7 +195,7 @@ int gt_fd_move_high(int fd)
 	struct rlimit rl;
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur <= GT_FD_FLOOR)
 		floor = (int)(rl.rlim_cur - rl.rlim_cur / 4);
-	int high = fcntl(fd, F_DUPFD, floor);
+	int high = fcntl(fd, F_DUPFD_CLOEXEC, floor);
 	if (high < 0)
 		return fd;
 	close(fd);
@@ -308,8 +302,8 @@ int gt_session_reopen(struct gt_trace_file *file)
 		close(fd); /* another file by that name now */
 		fd = -1;
 	}
-	if (fd >= 0) /* atomic: an exec hook reads it (gt_writer_close_on_exec) */
-		__atomic_store_n(&file->fd, writer_fd(fd), __ATOMIC_RELAXED);
+	if (fd >= 0)
+		file->fd = writer_fd(fd);
 	errno = saved_errno;
 	return fd >= 0 ? 0 : -1;
 }

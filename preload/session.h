@@ -47,13 +47,6 @@ void gt_session_off(void);
  */
 void gt_session_off_in_this_process(void);
 
-/*
- * Whether this process left the run untraced (gt_session_off,
- * gt_session_off_in_this_process): it makes no system call of the
- * tracer's own from then on, as one that entered a sandbox must not.
- */
-int gt_session_stopped(void);
-
 /* In a forked child: what gt_session_off_in_this_process marked was another process's. */
 void gt_session_forked(void);
 
@@ -62,13 +55,8 @@ void gt_session_forked(void);
 
 /*
  * Moves fd to GT_FD_FLOOR or above (into the top quarter of the allowed
- * numbers if the limit is lower) and returns the new number; fd itself if
- * that fails. Not close-on-exec: bash takes a close-on-exec descriptor at
- * 10 or above for one of its own, which it saves and puts back around a
- * redirection even after `exec 700>file`, so that the trace file, not the
- * script's file, was left on 700 (and the script's writes went into the
- * trace). The hooks make the tracer's descriptors close-on-exec for the
- * time of an exec or spawn (hooks_process.c).
+ * numbers if the limit is lower), close-on-exec, and returns the new
+ * number; fd itself if that fails.
  */
 int gt_fd_move_high(int fd);
 

@@ -18,7 +18,6 @@
 #include "tracer.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -117,16 +116,6 @@ void gt_writer_give_back(void)
 	cctx = NULL;
 	gt_pages_free(out, out_cap);
 	out = NULL;
-}
-
-void gt_writer_close_on_exec(int on)
-{
-	int saved_errno = errno;
-	int fd = __atomic_load_n(&file.fd, __ATOMIC_RELAXED);
-	struct stat st;
-	if (fd >= 0 && gt_session_holds(&file, fd, &st))
-		fcntl(fd, F_SETFD, on ? FD_CLOEXEC : 0);
-	errno = saved_errno;
 }
 
 void gt_writer_reset_after_fork(void)

@@ -42,11 +42,4 @@ void gt_writer_reset_after_fork(void);
 /* Frees the compressor and its output buffer: nothing is written after. */
 void gt_writer_give_back(void);
 
-/*
- * Makes the trace file's descriptor close-on-exec (on 1) or not (on 0), if
- * it still is the trace file's (gt_fd_move_high says why it is not while
- * the program runs). Any thread, whether tracing is on or not; errno kept.
- */
-void gt_writer_close_on_exec(int on);
-
 #endif /* GT_WRITER_H */

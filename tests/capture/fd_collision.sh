@@ -41,32 +41,4 @@ for _ in $(seq 50); do
 	[ "$out" = "fd 3 still ours" ] && ours=$((ours + 1))
 done
 check_eq "runs of fd.sh that kept fd 3" 50 "$ours"
-
-# bash takes a close-on-exec descriptor at 10 or above for one of its own:
-# after `exec N>file` on one of the tracer's numbers it put the tracer's
-# file back on N, and the script's writes went into the trace (which the
-# report then refused) or into libunwind's pipe. The tracer's descriptors
-# are close-on-exec only for the time of an exec, so none reaches the
-# programs bash runs: `ls` (traced in turn) holds the trace file once.
-cat >"$work/high.sh" <<'SH'
-trace=$1
-# The trace file and libunwind's pipe, at 700 or above (GT_FD_FLOOR).
-mine=$(ls -l /proc/$$/fd | awk -v t="$trace" '($NF == t || $NF ~ /^pipe:/) && $(NF - 2) >= 700 {
-	print $(NF - 2) }')
-echo "tracer's: $(echo $mine)"
-ls -l /proc/self/fd | grep -c -- "-> $trace\$"
-for n in $mine; do
-	eval "exec $n>\"\$trace.$n\""
-	eval "echo hello $n >&$n"
-done
-for n in $mine; do cat "$trace.$n"; done
-SH
-GITTRACE_OUTPUT="$work/high.zst" run_status "$work/high" run_traced "$preload" bash "$work/high.sh" \
-	"$work/high.zst"
-check_eq "bash under the preload: exit status" 0 "$(cat "$work/high.status")"
-mine=$(sed -n 's/^tracer.s: //p' "$work/high.stdout")
-[ -n "$mine" ] || fail "bash under the preload: the tracer holds no descriptor at 10 or above"
-check_eq "bash: a program it runs holds the trace file once" 1 "$(sed -n 2p "$work/high.stdout")"
-check_eq "bash: exec N>file on the tracer's numbers ($mine) took them" \
-	"$(for n in $mine; do echo "hello $n"; done)" "$(tail -n +3 "$work/high.stdout")"
 finish
