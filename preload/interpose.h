@@ -54,13 +54,13 @@ void gt_resolve_real(void);
 int gt_hooks_in_front(void);
 
 /*
- * The realloc the program's own calls reach where it is not libgittrace's
- * hook (NULL where it is): the realloc of a malloc in front of ours, which
- * alone may take that malloc's blocks. glibc's reallocarray calls realloc
- * through its PLT, so the reallocarray hook, which an allocator without
- * one leaves to libgittrace, must call that one too: glibc's realloc
- * aborted on a block of jemalloc's (`sort` under jemalloc before
- * libgittrace.so). Looked up once.
+ * The realloc the program's own calls reach where another malloc comes
+ * before ours (gt_hooks_in_front) and that realloc is not libgittrace's
+ * hook either (NULL otherwise): it alone may take that malloc's blocks.
+ * glibc's reallocarray calls realloc through its PLT, so the reallocarray
+ * hook, which an allocator without one leaves to libgittrace, must call
+ * that one too: glibc's realloc aborted on a block of jemalloc's (`sort`
+ * under jemalloc before libgittrace.so). Looked up once.
  */
 void *(*gt_realloc_in_front(void))(void *, size_t);
 

@@ -16,7 +16,9 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 #ifdef __linux__
+#include <fcntl.h>
 #include <sys/sysinfo.h>
+#include <unistd.h>
 #endif
 
 /*
@@ -34,11 +36,8 @@ static inline void gt_record_call(enum gt_fn fn, int timed, uint64_t t0, uint64_
 /*
  * Whether a request of this many bytes that failed with ENOMEM might have
  * been met without the tracer's memory: glibc and mmap refuse more than
- * PTRDIFF_MAX whatever is free, nothing larger than the limit on address
- * space fits under it, and the kernel refuses one larger than its memory
- * and swap together (its overcommit heuristic; strict accounting allows
- * less). A program that probes with a huge request stopped tracing.
- * Only on a failure: a getrlimit and a sysinfo.
+ * PTRDIFF_MAX whatever is free, and nothing larger than the limit on
+ * address space fits under it. Only on a failure: one getrlimit.
  */
 static inline int gt_may_fit(uint64_t bytes)
 {
@@ -47,13 +46,39 @@ static inline int gt_may_fit(uint64_t bytes)
 	int fits =
 		bytes <= (uint64_t)PTRDIFF_MAX &&
 		(getrlimit(RLIMIT_AS, &rl) || rl.rlim_cur == RLIM_INFINITY || bytes < rl.rlim_cur);
-#ifdef __linux__
-	struct sysinfo si;
-	if (fits && sysinfo(&si) == 0 && si.mem_unit)
-		fits = bytes / si.mem_unit <= (uint64_t)si.totalram + si.totalswap;
-#endif
 	errno = saved_errno;
 	return fits;
+}
+
+/*
+ * gt_may_fit for the malloc family, whose blocks are private, writable
+ * memory the kernel counts: under its default overcommit heuristic
+ * (vm.overcommit_memory 0) it refuses one larger than its memory and swap
+ * together, whatever the tracer holds. A program that probes with a huge
+ * request stopped tracing. Maps of other kinds (MAP_NORESERVE, PROT_NONE,
+ * shared) and other modes are not refused so: gt_may_fit alone.
+ */
+static inline int gt_heap_may_fit(uint64_t bytes)
+{
+	if (!gt_may_fit(bytes))
+		return 0;
+#ifdef __linux__
+	int saved_errno = errno, fits = 1;
+	struct sysinfo si;
+	char mode = 0;
+	int fd = open("/proc/sys/vm/overcommit_memory", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		if (read(fd, &mode, 1) != 1)
+			mode = 0;
+		close(fd);
+	}
+	if (mode == '0' && sysinfo(&si) == 0 && si.mem_unit)
+		fits = bytes / si.mem_unit <= (uint64_t)si.totalram + si.totalswap;
+	errno = saved_errno;
+	return fits;
+#else
+	return 1;
+#endif
 }
 
 /*
