@@ -8,11 +8,15 @@
 # function to libgittrace's hook, which gave that allocator's blocks to
 # glibc's realloc: `sort` crashed.
 #
-# usage: bash allocator_in_front.sh PRELOAD REPORT OWN_MALLOC WORKDIR
+# A preload that wraps realloc alone, before libgittrace.so
+# (tests/progs/realloc_wrapper.c), leaves tracing on: reallocarray is
+# recorded as itself, not as the wrapper's realloc.
+#
+# usage: bash allocator_in_front.sh PRELOAD REPORT OWN_MALLOC REALLOC_WRAPPER WORKDIR
 . "$(dirname "$0")/../lib.sh"
 
-[ $# -eq 4 ] || fail "usage: allocator_in_front.sh PRELOAD REPORT OWN_MALLOC WORKDIR"
-preload=$1 prog=$3 work=$4
+[ $# -eq 5 ] || fail "usage: allocator_in_front.sh PRELOAD REPORT OWN_MALLOC REALLOC_WRAPPER WORKDIR"
+preload=$1 report=$2 prog=$3 wrapper=$4 work=$5
 fresh_dir "$work"
 
 # in_front NAME CMD...: CMD untraced and traced (a hang fails, not waits)
@@ -38,4 +42,12 @@ if has_library libjemalloc.so.2; then
 else
 	echo "jemalloc not installed: its case left out (scripts/install-deps.sh installs it)"
 fi
+
+run_status "$work/wrapped.plain" sh -c 'printf "b\na\n" | sort'
+GITTRACE_OUTPUT=$work/wrapped.zst run_status "$work/wrapped" \
+	env LD_PRELOAD="$wrapper:$preload" sh -c 'printf "b\na\n" | sort'
+same_outcome wrapped "$work/wrapped.plain" "$work/wrapped" 0
+"$report" --json "$work/wrapped.zst" >"$work/wrapped.json"
+check_eq "wrapped: sort's reallocarray calls recorded as such" true \
+	"$(jq '[.processes[].calls.reallocarray // 0] | add > 0' "$work/wrapped.json")"
 finish
