@@ -2,6 +2,9 @@
 # machine has fail with ENOMEM (tests/progs/huge_request.c) runs traced as
 # untraced, without a warning, and the trace holds the calls after them:
 # tracing stopped at the first one, blaming a limit on address space.
+# The tracer knows such a request only under the kernel's default
+# overcommit heuristic (vm.overcommit_memory 0, preload/record.h); under
+# another mode it stops and retries, as for a limit, and this test fails.
 #
 # usage: bash huge_request.sh PRELOAD REPORT HUGE_REQUEST WORKDIR
 . "$(dirname "$0")/../lib.sh"
