@@ -24,12 +24,34 @@
  * the read above said both ends are ours) and the next check reads it back.
  *
  * Linux only: macOS's unwinder is the system's and opens no pipe.
+ *
+ * And makes the tracer's own descriptors (the trace file's, libunwind's
+ * pipe) look closed to the calls a program asks "is it open?" with, as in
+ * the untraced program they are: F_GETFD answers EBADF, and so do dup,
+ * dup2, dup3 and F_DUPFD from them. bash asks before it redirects onto a
+ * number, and takes a close-on-exec descriptor at 10 or above for a copy it
+ * saved for itself (redir.c, add_undo_redirect): told the truth, it puts
+ * back what was at 700 after `exec 700>file`, though exec redirections are
+ * never undone, so the script's file is gone and its writes to 700 go into
+ * the trace. Told "not open", it redirects as in the untraced run and later
+ * closes the number where the untraced run does; the tracer finds its file
+ * or pipe gone before its next write, as after any dup2 onto it (writer.c,
+ * the read hook above). And `echo x >&700`, which bash makes with dup2,
+ * fails as untraced instead of writing into the trace. Answering "open,
+ * without FD_CLOEXEC" instead would make bash put the trace file back
+ * after `cmd 700>file` without the flag, and every program the script
+ * starts after it would inherit it. What these calls do not cover (fstat,
+ * /proc/self/fd, a write to a number the program never opened) is in the
+ * README's table of what the tracer holds.
  */
 #include "interpose.h"
 #include "session.h"
 #include "unwind.h"
+#include "writer.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -92,4 +114,78 @@ GT_EXPORT int GT_HOOK_NAME(close)(int fd)
 	if (!gt_real_close)
 		gt_resolve_real();
 	return gt_real_close ? gt_real_close(fd) : (int)syscall(SYS_close, fd);
+}
+
+/* Whether fd holds the trace file or libunwind's pipe (an fstat). */
+static int tracers_own(int fd)
+{
+	int saved_errno = errno;
+	int ours = gt_writer_holds(fd) || is_unwinder_pipe(fd);
+	errno = saved_errno;
+	return ours;
+}
+
+static int closed_to_the_program(void)
+{
+	errno = EBADF;
+	return -1;
+}
+
+/*
+ * fcntl's third argument is an int or a pointer by the command; glibc's
+ * own fcntl reads it as a pointer whatever the command, and so do these.
+ */
+#define GT_FCNTL_HOOK(name)                                                                        \
+	GT_EXPORT int GT_HOOK_NAME(name)(int fd, int cmd, ...)                                     \
+	{                                                                                          \
+		va_list ap;                                                                        \
+		va_start(ap, cmd);                                                                 \
+		void *arg = va_arg(ap, void *);                                                    \
+		va_end(ap);                                                                        \
+		if ((cmd == F_GETFD || cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) &&                \
+		    tracers_own(fd))                                                               \
+			return closed_to_the_program();                                            \
+		if (!gt_real_##name)                                                               \
+			gt_resolve_real();                                                         \
+		return gt_real_##name ? gt_real_##name(fd, cmd, arg)                               \
+				      : (int)syscall(SYS_fcntl, fd, cmd, arg);                     \
+	}
+
+/* fcntl64 is what programs built with 64-bit file offsets call (glibc 2.28 and later). */
+GT_FCNTL_HOOK(fcntl)
+GT_FCNTL_HOOK(fcntl64)
+
+GT_EXPORT int GT_HOOK_NAME(dup)(int fd)
+{
+	if (tracers_own(fd))
+		return closed_to_the_program();
+	if (!gt_real_dup)
+		gt_resolve_real();
+	return gt_real_dup ? gt_real_dup(fd) : (int)syscall(SYS_dup, fd);
+}
+
+GT_EXPORT int GT_HOOK_NAME(dup3)(int fd, int fd2, int flags)
+{
+	if (tracers_own(fd))
+		return closed_to_the_program();
+	if (!gt_real_dup3)
+		gt_resolve_real();
+	return gt_real_dup3 ? gt_real_dup3(fd, fd2, flags) : (int)syscall(SYS_dup3, fd, fd2, flags);
+}
+
+GT_EXPORT int GT_HOOK_NAME(dup2)(int fd, int fd2)
+{
+	if (tracers_own(fd))
+		return closed_to_the_program();
+	if (!gt_real_dup2)
+		gt_resolve_real();
+	if (gt_real_dup2)
+		return gt_real_dup2(fd, fd2);
+#ifdef SYS_dup2
+	return (int)syscall(SYS_dup2, fd, fd2);
+#else
+	/* dup3 refuses fd2 == fd, which dup2 answers with fd if it is open. */
+	return fd == fd2 ? (syscall(SYS_fcntl, fd, F_GETFD) < 0 ? -1 : fd)
+			 : (int)syscall(SYS_dup3, fd, fd2, 0);
+#endif
 }

@@ -110,6 +110,14 @@ int gt_writer_init(const struct gt_trace_file *trace_file)
 	return 0;
 }
 
+int gt_writer_holds(int fd)
+{
+	struct stat st;
+	/* The number changes only when the writer reopens the file; the file never does. */
+	return fd >= 0 && fd == __atomic_load_n(&file.fd, __ATOMIC_RELAXED) &&
+	       gt_session_holds(&file, fd, &st);
+}
+
 void gt_writer_give_back(void)
 {
 	ZSTD_freeCCtx(cctx);

@@ -36,6 +36,11 @@ int gt_writer_write_last_block(const struct gt_block_header *h, const struct gt_
  * then on); 0 or -1 (then tracing is disabled).
  */
 int gt_writer_init(const struct gt_trace_file *file);
+/*
+ * Whether fd is the descriptor the writer writes the trace file through,
+ * and still holds that file (one fstat). Any thread, any time.
+ */
+int gt_writer_holds(int fd);
 /* In a forked child: the compressor state may be mid-use by a thread that
  * does not exist there. */
 void gt_writer_reset_after_fork(void);

@@ -5,6 +5,10 @@
 # complete trace, and not a byte in the program's file. Here bash does it
 # to every descriptor from 700 up (where the tracer keeps its own) before
 # it execs git, as daemons and Python's close_fds do after a fork.
+# And a bash script's redirections onto the tracer's numbers (700-702) do
+# what they do untraced: bash asks whether a number is open (F_GETFD) and
+# put back a close-on-exec descriptor it took for its own after `exec
+# 700>file`; `>&700` on a number the script never opened must fail.
 #
 # usage: bash trace_fd_taken.sh PRELOAD REPORT WORKDIR
 . "$(dirname "$0")/../lib.sh"
@@ -37,6 +41,27 @@ for how in closed taken; do
 		"$(jq -c '[.processes[] | .argv[0] | split("/") | last] | sort' "$work/$how.json")"
 done
 check_eq "the program's own file: empty" 0 "$(stat -c %s "$work/mine")"
+
+script='echo "never opened" >&700 || echo "700 not open"
+exec 700>a700 701>a701 702>a702
+for n in 700 701 702; do echo "exec $n" >&$n; done
+{ echo "one command" >&700; } 700>b700
+git --version
+for n in 700 701 702; do echo "again $n" >&$n; done
+exec 700>&- 701>&- 702>&-
+cat <&701 || echo "701 closed"
+cat a700 a701 a702 b700'
+mkdir "$work/redir.plain" "$work/redir.traced"
+(cd "$work/redir.plain" && bash -c "$script" >../redir.plain.out 2>&1)
+(cd "$work/redir.traced" && GITTRACE_OUTPUT="$work/redir.zst" run_traced "$preload" \
+	bash -c "$script" >../redir.out 2>&1)
+cat "$work/redir.out"
+same_files "bash's redirections onto 700-702: output as untraced" "$work/redir.plain.out" \
+	"$work/redir.out"
+"$report" --json "$work/redir.zst" >"$work/redir.json"
+check_eq "bash's redirections: trace complete" true "$(jq .trace.complete "$work/redir.json")"
+check_eq "bash's redirections: bash, git and cat traced" '["bash","cat","git"]' \
+	"$(jq -c '[.processes[] | .argv[0] | split("/") | last] | unique' "$work/redir.json")"
 
 # Under a descriptor limit below 700 the tracer's own go to the top quarter
 # (192 and up of 256), away from the numbers a shell's exec 3> takes.
