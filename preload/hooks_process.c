@@ -384,6 +384,7 @@ GT_EXPORT void GT_HOOK_NAME(_Exit)(int status)
 GT_EXPORT void GT_HOOK_NAME(quick_exit)(int status)
 {
 	end_before_underscore_exit(status);
+	gt_quick_exit_begins(status);
 	gt_real_quick_exit(status);
 	__builtin_unreachable();
 }

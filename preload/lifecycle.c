@@ -191,6 +191,45 @@ void gt_end_child_forked_meanwhile(enum gt_end_reason reason, int status)
 	gt_leave();
 }
 
+/*
+ * quick_exit's status while its handlers run, which a child they fork
+ * inherits; and whether such a child's image is still to end there (not
+ * if the child called quick_exit itself, whose hook ended it).
+ */
+static int quick_exiting, quick_exit_status, quick_exit_end_pending;
+
+void gt_quick_exit_begins(int status)
+{
+	quick_exit_status = status;
+	quick_exiting = 1;
+	quick_exit_end_pending = 0;
+}
+
+static void end_child_of_quick_exit(void)
+{
+	if (!quick_exit_end_pending || !gt_enter_to_end())
+		return;
+	quick_exit_end_pending = 0;
+	gt_image_end(GT_END_UNDERSCORE_EXIT, gt_exit_code(quick_exit_status));
+	gt_leave();
+}
+
+/*
+ * A child forked by an at_quick_exit handler: glibc runs a handler
+ * registered while the handlers run, the newest first, so this one ends
+ * the image as soon as the handler that forked returns; what the older
+ * handlers call comes after END, as in the parent.
+ */
+static void end_with_quick_exit_handlers(void)
+{
+#ifdef __GLIBC__
+	if (quick_exiting) {
+		quick_exit_end_pending = 1;
+		at_quick_exit(end_child_of_quick_exit);
+	}
+#endif
+}
+
 void gt_note_busy(void)
 {
 	if (__atomic_load_n(&gt_state, __ATOMIC_ACQUIRE) == GT_STATE_ON)
@@ -219,6 +258,7 @@ static void become_child_image(void)
 	gt_stream_reset_after_fork(gt_image_id);
 	gt_fork_mark_set();
 	gt_image_begin(GT_ORIGIN_FORK, parent);
+	end_with_quick_exit_handlers();
 	gt_own_end(saved_guard);
 	errno = saved_errno;
 }

@@ -62,6 +62,14 @@ void gt_before_exit(void);
  */
 void gt_end_child_forked_meanwhile(enum gt_end_reason reason, int status);
 
+/*
+ * quick_exit(status) has ended the image and runs the at_quick_exit
+ * handlers, after which libc ends the process past every hook: a child
+ * that a handler forks ends its own image once the handlers before it are
+ * done, with the same status, or lost its calls and its END.
+ */
+void gt_quick_exit_begins(int status);
+
 /* Counts a call a signal handler made while its thread was in a hook's own work. */
 void gt_note_busy(void);
 

@@ -96,6 +96,25 @@ done
 check_eq "quick_exit_5: its handler's allocation too, after END" 1001 \
 	"$(grep -c " CALL fn=malloc .* size=4327 " "$work/quick_exit_5.dump" || true)"
 
+# A child forked by an at_quick_exit handler ends inside libc, past every
+# hook, when the handlers are done: its image ends with them (its calls and
+# END were lost).
+run_status "$work/quick_exit_fork.plain" "$prog" quick_exit_fork_6
+GITTRACE_OUTPUT=$work/quick_exit_fork.zst run_status "$work/quick_exit_fork" \
+	run_traced "$preload" "$prog" quick_exit_fork_6
+check_eq "quick_exit_fork: untraced output" "child status 6" \
+	"$(cat "$work/quick_exit_fork.plain.stdout")"
+check_eq "quick_exit_fork: untraced exit status" 6 "$(cat "$work/quick_exit_fork.plain.status")"
+same_outcome "quick_exit_fork" "$work/quick_exit_fork.plain" "$work/quick_exit_fork" 0
+"$report" --json "$work/quick_exit_fork.zst" >"$work/quick_exit_fork.json"
+check_eq "quick_exit_fork: trace complete" true "$(jq .trace.complete "$work/quick_exit_fork.json")"
+check_eq "quick_exit_fork: both ended, with status 6" "fork:6 root:6" \
+	"$(jq -r '[.processes[] | "\(.origin):\(.exit_status)"] | sort | join(" ")' \
+		"$work/quick_exit_fork.json")"
+check_eq "quick_exit_fork: the child's calls" 1000 \
+	"$(jq '[.processes[] | select(.origin == "fork") | .calls.malloc] | add' \
+		"$work/quick_exit_fork.json")"
+
 # A fork in a library's destructor that runs after the tracer's: glibc had
 # dropped the tracer's fork handlers, and the child wrote its parent's
 # records again (a corrupt trace); the fork mark notices it now.

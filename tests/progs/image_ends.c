@@ -21,6 +21,10 @@
  *   image_ends quick_exit_5  quick_exit(5), whose at_quick_exit handler
  *                        allocates SIZE bytes once more: the report took the
  *                        process for killed
+ *   image_ends quick_exit_fork_6  quick_exit(6), whose handler forks a
+ *                        child that allocates CALLS blocks more and returns:
+ *                        libc ends the child past every hook, and its calls
+ *                        and END were lost
  */
 #define _GNU_SOURCE /* syscall, execveat, CLONE_* */
 #include <fcntl.h>
@@ -41,6 +45,22 @@ static void *volatile kept; /* so that no allocation is elided */
 static void allocate_once_more(void)
 {
 	kept = malloc(SIZE);
+}
+
+static void fork_and_allocate(void)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		for (int i = 0; i < CALLS; i++) {
+			kept = malloc(SIZE);
+			free(kept);
+		}
+		return;
+	}
+	int status = 0;
+	waitpid(pid, &status, 0);
+	printf("child status %d\n", WEXITSTATUS(status));
+	fflush(stdout);
 }
 
 extern char **environ;
@@ -82,6 +102,10 @@ int main(int argc, char **argv)
 	if (argc == 2 && !strcmp(argv[1], "quick_exit_5")) {
 		at_quick_exit(allocate_once_more);
 		quick_exit(5);
+	}
+	if (argc == 2 && !strcmp(argv[1], "quick_exit_fork_6")) {
+		at_quick_exit(fork_and_allocate);
+		quick_exit(6);
 	}
 	syscall(SYS_exit_group, 3);
 	return 0; /* not reached */
