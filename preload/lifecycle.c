@@ -16,6 +16,7 @@
 #include "session.h"
 #include "settings.h"
 #include "stream.h"
+#include "tls.h"
 #include "tracer.h"
 #include "unwind.h"
 #include "writer.h"
@@ -194,9 +195,14 @@ void gt_end_child_forked_meanwhile(enum gt_end_reason reason, int status)
 /*
  * quick_exit's status while its handlers run, which a child they fork
  * inherits; and whether such a child's image is still to end there (not
- * if the child called quick_exit itself, whose hook ended it).
+ * if the child called quick_exit itself, whose hook ended it). Only on
+ * the thread that runs the handlers: glibc releases its lock of the
+ * handler lists around each handler, so a child forked there may take it
+ * to add one; a child another thread forks meanwhile may have inherited
+ * it held.
  */
-static int quick_exiting, quick_exit_status, quick_exit_end_pending;
+static GT_TLS int quick_exiting;
+static int quick_exit_status, quick_exit_end_pending;
 
 void gt_quick_exit_begins(int status)
 {

@@ -65,8 +65,8 @@ void gt_end_child_forked_meanwhile(enum gt_end_reason reason, int status);
 /*
  * quick_exit(status) has ended the image and runs the at_quick_exit
  * handlers, after which libc ends the process past every hook: a child
- * that a handler forks ends its own image once the handlers before it are
- * done, with the same status, or lost its calls and its END.
+ * that a handler forks ends its own image, with the same status, when that
+ * handler returns (else its calls and its END were lost).
  */
 void gt_quick_exit_begins(int status);
 
