@@ -132,6 +132,11 @@ void gt_fork_guard_leave(void)
 	guarded = 0;
 }
 
+int gt_fork_guard_entered(void)
+{
+	return guarded;
+}
+
 int gt_fork_guard_lost(void)
 {
 	return guard_lost;

@@ -29,6 +29,8 @@ void gt_fork_guard_after_missed_fork(int other_threads);
 /* Around every call into those libraries. */
 void gt_fork_guard_enter(void);
 void gt_fork_guard_leave(void);
+/* Whether this thread is between the two (it may hold their locks, and the guard). */
+int gt_fork_guard_entered(void);
 
 /*
  * In a child forked while this could not be made sure (fork from a signal

@@ -320,6 +320,7 @@ GT_EXPORT int GT_HOOK_NAME(execle)(const char *path, const char *arg, ...)
 GT_EXPORT void GT_HOOK_NAME(exit)(int status)
 {
 	need_real();
+	gt_abandon_interrupted_hook();
 	gt_exit_status = gt_exit_code(status);
 	gt_before_exit();
 	gt_real_exit(status);
@@ -353,6 +354,7 @@ GT_EXPORT int GT_HOOK_NAME(__libc_start_main)(int (*main)(int, char **, char **)
 static void end_before_underscore_exit(int status)
 {
 	need_real();
+	gt_abandon_interrupted_hook();
 	if (gt_enter_to_end()) {
 		if (gt_stream_is_ours())
 			gt_image_end(GT_END_UNDERSCORE_EXIT, gt_exit_code(status));

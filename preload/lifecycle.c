@@ -192,6 +192,13 @@ void gt_end_child_forked_meanwhile(enum gt_end_reason reason, int status)
 	gt_leave();
 }
 
+void gt_abandon_interrupted_hook(void)
+{
+	if (gt_in_tracer == GT_GUARD_HOOK && !gt_stream_held_here() && !gt_fork_guard_entered() &&
+	    __atomic_load_n(&gt_state, __ATOMIC_ACQUIRE) == GT_STATE_ON && !gt_stream_ended())
+		gt_in_tracer = GT_GUARD_NONE;
+}
+
 /*
  * quick_exit's status while its handlers run, which a child they fork
  * inherits; and whether such a child's image is still to end there (not

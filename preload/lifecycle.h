@@ -63,6 +63,18 @@ void gt_before_exit(void);
 void gt_end_child_forked_meanwhile(enum gt_end_reason reason, int status);
 
 /*
+ * exit, _exit and quick_exit never return: a hook that the signal handler
+ * calling them interrupted on this thread never resumes, and its guard
+ * kept the image from ending (no END, the unwritten block lost, the report
+ * took the process for killed). Where the hook stands outside the stream
+ * and outside libunwind and libdw (gt_fork_guard_entered: their locks),
+ * in its real call or between its steps, nothing it holds is needed to
+ * end the image: its guard is dropped, and the image ends as from any
+ * exit, the exit handlers' calls recorded. Inside, nothing changes.
+ */
+void gt_abandon_interrupted_hook(void);
+
+/*
  * quick_exit(status) has ended the image and runs the at_quick_exit
  * handlers, after which libc ends the process past every hook: a child
  * that a handler forks ends its own image, with the same status, when that

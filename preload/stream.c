@@ -103,8 +103,12 @@ static struct {
  * and two atomic operations a call (docs/capture-cost.md, section 0.17).
  * Returns whether it locked, for unlock_stream.
  */
+static GT_TLS int holding; /* from before lock_stream takes it to after it is let go */
+
 static int lock_stream(void)
 {
+	holding = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST); /* before any change a handler could see */
 	if (GT_SINGLE_THREADED())
 		return 0;
 	pthread_mutex_lock(&st.lock);
@@ -115,6 +119,18 @@ static void unlock_stream(int locked)
 {
 	if (locked)
 		pthread_mutex_unlock(&st.lock);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	holding = 0;
+}
+
+int gt_stream_held_here(void)
+{
+	return holding;
+}
+
+int gt_stream_ended(void)
+{
+	return st.ended;
 }
 
 /* The calling thread's identity in the current image. */

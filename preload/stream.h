@@ -147,6 +147,15 @@ uint64_t gt_stream_tracer_ns(void);
 uint32_t gt_stream_threads(void);
 
 /*
+ * Whether the calling thread is inside the stream (it may hold its lock,
+ * or have changed it halfway): for a signal handler that interrupted it.
+ */
+int gt_stream_held_here(void);
+
+/* Whether the image's END has been written (gt_stream_set_ended). */
+int gt_stream_ended(void);
+
+/*
  * Whether the calling process is the one the stream belongs to. Not so in
  * the child of a vfork (dash runs commands with vfork): it shares the
  * parent's memory until it execs or _exits, and must not end the parent's
