@@ -26,32 +26,35 @@
  * Linux only: macOS's unwinder is the system's and opens no pipe.
  *
  * And makes the tracer's own descriptors (the trace file's, libunwind's
- * pipe) look closed to the calls a program asks "is it open?" with, as in
- * the untraced program they are: F_GETFD answers EBADF, and so do dup,
- * dup2, dup3 and F_DUPFD from them. bash asks before it redirects onto a
- * number, and takes a close-on-exec descriptor at 10 or above for a copy it
- * saved for itself (redir.c, add_undo_redirect): told the truth, it puts
+ * pipe) look closed to the program while tracing is on, as in the
+ * untraced program they are: fcntl, ioctl, dup, dup2, dup3, close and
+ * read on them fail with EBADF. bash asks F_GETFD before it redirects onto a
+ * number, and takes a close-on-exec descriptor at 10 or above for a copy
+ * it saved for itself (redir.c, add_undo_redirect): told the truth, it put
  * back what was at 700 after `exec 700>file`, though exec redirections are
- * never undone, so the script's file is gone and its writes to 700 go into
- * the trace. Told "not open", it redirects as in the untraced run and later
- * closes the number where the untraced run does; the tracer finds its file
- * or pipe gone before its next write, as after any dup2 onto it (writer.c,
- * the read hook above). And `echo x >&700`, which bash makes with dup2,
- * fails as untraced instead of writing into the trace. Answering "open,
- * without FD_CLOEXEC" instead would make bash put the trace file back
- * after `cmd 700>file` without the flag, and every program the script
- * starts after it would inherit it. What these calls do not cover (fstat,
- * /proc/self/fd, a write to a number the program never opened) is in the
- * README's table of what the tracer holds.
+ * never undone, so the script's file was gone and its writes to 700 went
+ * into the trace. Told "not open", it redirects as in the untraced run;
+ * the tracer finds its file or pipe gone before its next write, as after
+ * any dup2 onto it (writer.c, the read hook above). And `echo x >&700`,
+ * which bash makes with dup2, fails as untraced instead of writing into
+ * the trace. Answering "open, without FD_CLOEXEC" instead would make bash
+ * put the trace file back after `cmd 700>file` without the flag, and every
+ * program the script starts after it would inherit it. Whether a number
+ * holds the tracer's file or pipe takes an fstat: not once tracing has
+ * stopped (before a seccomp sandbox, which may kill for it; the writer
+ * then closes the trace file). Not covered: fstat, /proc/self/fd, and a
+ * write to a number the program never opened (README, descriptors).
  */
 #include "interpose.h"
 #include "session.h"
+#include "tracer.h"
 #include "unwind.h"
 #include "writer.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -94,31 +97,15 @@ GT_EXPORT int GT_HOOK_NAME(pipe2)(int fds[2], int flags)
 	return 0;
 }
 
-GT_EXPORT ssize_t GT_HOOK_NAME(read)(int fd, void *buf, size_t count)
+/*
+ * Whether fd is the trace file's or libunwind's pipe, to be hidden from
+ * the caller: never from libunwind, and only while tracing is on.
+ */
+static int hidden(int fd, const void *caller)
 {
-	if (unwinder_number(fd) && gt_called_by_unwinder(__builtin_return_address(0)) &&
-	    !(is_unwinder_pipe(unwinder_pipe[0]) && is_unwinder_pipe(unwinder_pipe[1]))) {
-		errno = EBADF;
-		return -1;
-	}
-	if (!gt_real_read)
-		gt_resolve_real();
-	return gt_real_read ? gt_real_read(fd, buf, count) : syscall(SYS_read, fd, buf, count);
-}
-
-GT_EXPORT int GT_HOOK_NAME(close)(int fd)
-{
-	if (unwinder_number(fd) && gt_called_by_unwinder(__builtin_return_address(0)) &&
-	    !is_unwinder_pipe(fd))
-		return 0; /* no longer libunwind's: the program's now, or closed */
-	if (!gt_real_close)
-		gt_resolve_real();
-	return gt_real_close ? gt_real_close(fd) : (int)syscall(SYS_close, fd);
-}
-
-/* Whether fd holds the trace file or libunwind's pipe (an fstat). */
-static int tracers_own(int fd)
-{
+	if (__atomic_load_n(&gt_state, __ATOMIC_ACQUIRE) != GT_STATE_ON ||
+	    gt_called_by_unwinder(caller))
+		return 0;
 	int saved_errno = errno;
 	int ours = gt_writer_holds(fd) || is_unwinder_pipe(fd);
 	errno = saved_errno;
@@ -142,8 +129,7 @@ static int closed_to_the_program(void)
 		va_start(ap, cmd);                                                                 \
 		void *arg = va_arg(ap, void *);                                                    \
 		va_end(ap);                                                                        \
-		if ((cmd == F_GETFD || cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) &&                \
-		    tracers_own(fd))                                                               \
+		if (hidden(fd, __builtin_return_address(0)))                                       \
 			return closed_to_the_program();                                            \
 		if (!gt_real_##name)                                                               \
 			gt_resolve_real();                                                         \
@@ -155,9 +141,24 @@ static int closed_to_the_program(void)
 GT_FCNTL_HOOK(fcntl)
 GT_FCNTL_HOOK(fcntl64)
 
+/* FIOCLEX and FIONCLEX set close-on-exec too (Python's os.set_inheritable). */
+GT_EXPORT int GT_HOOK_NAME(ioctl)(int fd, unsigned long request, ...)
+{
+	va_list ap;
+	va_start(ap, request);
+	void *arg = va_arg(ap, void *);
+	va_end(ap);
+	if (hidden(fd, __builtin_return_address(0)))
+		return closed_to_the_program();
+	if (!gt_real_ioctl)
+		gt_resolve_real();
+	return gt_real_ioctl ? gt_real_ioctl(fd, request, arg)
+			     : (int)syscall(SYS_ioctl, fd, request, arg);
+}
+
 GT_EXPORT int GT_HOOK_NAME(dup)(int fd)
 {
-	if (tracers_own(fd))
+	if (hidden(fd, __builtin_return_address(0)))
 		return closed_to_the_program();
 	if (!gt_real_dup)
 		gt_resolve_real();
@@ -166,7 +167,8 @@ GT_EXPORT int GT_HOOK_NAME(dup)(int fd)
 
 GT_EXPORT int GT_HOOK_NAME(dup3)(int fd, int fd2, int flags)
 {
-	if (tracers_own(fd))
+	/* The kernel refuses bad flags and fd2 == fd first (EINVAL). */
+	if ((flags & ~O_CLOEXEC) == 0 && fd != fd2 && hidden(fd, __builtin_return_address(0)))
 		return closed_to_the_program();
 	if (!gt_real_dup3)
 		gt_resolve_real();
@@ -175,7 +177,7 @@ GT_EXPORT int GT_HOOK_NAME(dup3)(int fd, int fd2, int flags)
 
 GT_EXPORT int GT_HOOK_NAME(dup2)(int fd, int fd2)
 {
-	if (tracers_own(fd))
+	if (hidden(fd, __builtin_return_address(0)))
 		return closed_to_the_program();
 	if (!gt_real_dup2)
 		gt_resolve_real();
@@ -188,4 +190,31 @@ GT_EXPORT int GT_HOOK_NAME(dup2)(int fd, int fd2)
 	return fd == fd2 ? (syscall(SYS_fcntl, fd, F_GETFD) < 0 ? -1 : fd)
 			 : (int)syscall(SYS_dup3, fd, fd2, 0);
 #endif
+}
+
+GT_EXPORT ssize_t GT_HOOK_NAME(read)(int fd, void *buf, size_t count)
+{
+	const void *caller = __builtin_return_address(0);
+	if (unwinder_number(fd) && gt_called_by_unwinder(caller) &&
+	    !(is_unwinder_pipe(unwinder_pipe[0]) && is_unwinder_pipe(unwinder_pipe[1]))) {
+		errno = EBADF;
+		return -1;
+	}
+	if (hidden(fd, caller))
+		return closed_to_the_program();
+	if (!gt_real_read)
+		gt_resolve_real();
+	return gt_real_read ? gt_real_read(fd, buf, count) : syscall(SYS_read, fd, buf, count);
+}
+
+GT_EXPORT int GT_HOOK_NAME(close)(int fd)
+{
+	const void *caller = __builtin_return_address(0);
+	if (unwinder_number(fd) && gt_called_by_unwinder(caller) && !is_unwinder_pipe(fd))
+		return 0; /* no longer libunwind's: the program's now, or closed */
+	if (hidden(fd, caller))
+		return closed_to_the_program();
+	if (!gt_real_close)
+		gt_resolve_real();
+	return gt_real_close ? gt_real_close(fd) : (int)syscall(SYS_close, fd);
 }

@@ -120,6 +120,10 @@ int gt_writer_holds(int fd)
 
 void gt_writer_give_back(void)
 {
+	/* Tracing has stopped: the number is the program's to take, as untraced. */
+	if (file.fd >= 0)
+		close(file.fd);
+	__atomic_store_n(&file.fd, -1, __ATOMIC_RELAXED);
 	ZSTD_freeCCtx(cctx);
 	cctx = NULL;
 	gt_pages_free(out, out_cap);

@@ -10,7 +10,10 @@
 # before it do not: the allocation between the two is in the trace. A
 # vfork child that enters a sandbox through syscall() and execs leaves its
 # parent traced: the parent's later calls are in the trace, which is
-# complete, and the program the child runs is untraced.
+# complete, and the program the child runs is untraced. In a sandbox that
+# kills on fstat, asking about the descriptors from 3 up (fcntl, dup2)
+# still works: the tracer, stopped, no longer hides its own behind an
+# fstat (it killed the program).
 #
 # usage: bash sandbox.sh PRELOAD REPORT SANDBOXED WORKDIR
 . "$(dirname "$0")/../lib.sh"
@@ -59,4 +62,9 @@ GITTRACE_OUTPUT=$work/exec.zst run_status "$work/exec.traced" run_traced "$prelo
 	sh -c "\"$prog\" exec; echo status \$?"
 check_grep "exec: echo ran in the sandbox" "^echo in the sandbox$" "$work/exec.plain.stdout"
 same_outcome "exec" "$work/exec.plain" "$work/exec.traced" 1
+
+run_status "$work/fds.plain" "$prog" fds
+GITTRACE_OUTPUT=$work/fds.zst run_status "$work/fds" run_traced "$preload" "$prog" fds
+check_eq "fds: untraced run's status" 0 "$(cat "$work/fds.plain.status")"
+same_outcome "fds" "$work/fds.plain" "$work/fds" 1
 finish

@@ -17,8 +17,12 @@
  *                      syscall() and runs echo; the parent goes on and
  *                      allocates AFTER_VFORK_SIZE bytes CALLS times, which
  *                      the trace must hold
+ *   sandboxed fds      the sandbox kills on fstat only (how the tracer
+ *                      tells its own descriptors); inside, it asks about
+ *                      every descriptor from 3 to 1023 (fcntl, dup2, close)
  */
 #define _GNU_SOURCE /* syscall */
+#include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -95,6 +99,24 @@ static int run_echo(void)
 	return 127;
 }
 
+/* What a program that closes what it inherited asks, where the tracer's descriptors are. */
+static int ask_about_fds(void)
+{
+	struct sock_filter filter[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		KILL(SYS_fstat),
+		KILL(SYS_newfstatat),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	if (enter(filter, sizeof(filter) / sizeof(filter[0])))
+		return 1;
+	for (int fd = 3; fd < 1024; fd++)
+		if (fcntl(fd, F_GETFD) >= 0 && dup2(fd, fd) == fd)
+			fcntl(fd, F_SETFD, FD_CLOEXEC);
+	printf("asked about descriptors 3 to 1023 in the sandbox\n");
+	return 0;
+}
+
 /* Only the vfork child enters the sandbox: the parent is still traced. */
 static int vfork_echo(void)
 {
@@ -126,6 +148,8 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	if (argc == 2 && !strcmp(argv[1], "exec"))
 		return run_echo();
+	if (argc == 2 && !strcmp(argv[1], "fds"))
+		return ask_about_fds();
 	if (argc == 2 && !strcmp(argv[1], "vfork")) {
 		through_syscall = 1;
 		return vfork_echo();
