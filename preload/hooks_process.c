@@ -14,6 +14,7 @@
 #include "pages.h"
 #include "stack_walk.h"
 #include "stream.h"
+#include "tls.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -65,11 +66,34 @@ static void need_real(void)
  * A new environment's arrays: on the stack where they fit in GT_ENV_ROOM
  * bytes, as nearly every environment does, else in the tracer's pages: an
  * environment of 20,000 entries, built on a thread's small stack,
- * overflowed it. A vfork child could not give pages back once its exec
- * succeeded (they would stay in its parent's memory): there, a larger
- * environment goes on as the program made it.
+ * overflowed it. A vfork child (dash's, Python's subprocess) cannot give
+ * pages back once its exec succeeded: they stay in its parent's memory.
+ * Its arrays go in pages the thread keeps for its vfork children: the
+ * parent's thread waits while one runs, so they serve one at a time, and
+ * the next reuses them. Without them, an environment of 250 entries went
+ * on without the run's entries: the program started a run of its own and
+ * truncated the trace file.
  */
 #define GT_ENV_ROOM 2048
+
+static GT_TLS void *vfork_env_pages;
+static GT_TLS size_t vfork_env_len;
+
+/* len bytes of the thread's pages for its vfork children, or NULL. */
+static void *vfork_child_pages(size_t len)
+{
+	if (vfork_env_len < len) {
+		size_t want = len < 2 * vfork_env_len ? 2 * vfork_env_len : len;
+		void *p = gt_pages(want);
+		if (!p)
+			return NULL;
+		if (vfork_env_pages)
+			gt_pages_free(vfork_env_pages, vfork_env_len);
+		vfork_env_pages = p;
+		vfork_env_len = want;
+	}
+	return vfork_env_pages;
+}
 
 struct new_env {
 	char *const *env; /* what the real call gets */
@@ -90,12 +114,15 @@ static char *const *new_env_in(struct new_env *e, char *const envp[], char *room
 	char *arrays = room;
 	if (!room || len > GT_ENV_ROOM) {
 		int err = errno;
-		arrays = gt_stream_is_ours() ? gt_pages(len) : NULL;
+		int ours = gt_stream_is_ours();
+		arrays = ours ? gt_pages(len) : vfork_child_pages(len);
 		errno = err;
 		if (!arrays)
 			return e->env;
-		e->pages = arrays;
-		e->pages_len = len;
+		if (ours) {
+			e->pages = arrays;
+			e->pages_len = len;
+		}
 	}
 	return e->env = gt_exec_env_build(envp, &need, (char **)arrays, arrays + slots_len);
 }

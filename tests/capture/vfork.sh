@@ -2,7 +2,11 @@
 # own image: the vfork child shares the parent's memory until it execs, so
 # its exec (and the _exit of a failed one) must not end the parent's image.
 # They did: the shell's image got an END per command, and every call after
-# it was written as a block of its own.
+# it was written as a block of its own. With an environment too large for
+# the hook's 2 KiB on the stack (300 entries), a vfork child's exec still
+# carries the run, even where the script unset LD_PRELOAD: it went on as
+# the program made it, and each command started a run of its own, which
+# truncated the trace file (or, without LD_PRELOAD, ran untraced).
 #
 # usage: bash vfork.sh PRELOAD REPORT WORKDIR
 . "$(dirname "$0")/../lib.sh"
@@ -33,4 +37,13 @@ check_eq "images of /bin/true" "$runs" \
 check_eq "trace complete" true "$(jq .trace.complete "$work/report.json")"
 # Blocks: each image writes one at its start and one at its end, no more.
 check_eq "blocks" "$((2 * (runs + 1)))" "$(jq .trace.blocks "$work/report.json")"
+
+big_env=()
+for i in $(seq 300); do big_env+=("GITTRACE_TEST_FILLER_$i=x"); done
+env "${big_env[@]}" GITTRACE_OUTPUT="$work/big_env.zst" LD_PRELOAD="$preload" \
+	sh -c '/bin/true; /bin/true; unset LD_PRELOAD; /bin/true'
+"$report" --json "$work/big_env.zst" >"$work/big_env.json"
+check_eq "large environment: trace complete" true "$(jq .trace.complete "$work/big_env.json")"
+check_eq "large environment: the shell and its three commands, in one run" "exec exec exec root" \
+	"$(jq -r '[.processes[].origin] | sort | join(" ")' "$work/big_env.json")"
 finish
