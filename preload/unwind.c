@@ -49,7 +49,12 @@ void gt_unwind_init(void)
 	unwinder.probe = (uintptr_t)unw_backtrace;
 	dl_iterate_phdr(find_segment, &self);
 	dl_iterate_phdr(find_segment, &unwinder);
-	unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
+	/*
+	 * libunwind's init opens its memory-check pipe (hooks_fd.c): two
+	 * descriptors counting mode, which walks no stack, does without.
+	 */
+	if (gt_settings.stack_depth)
+		unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
 	gt_stack_walk_init();
 	gt_fork_guard_init();
 }

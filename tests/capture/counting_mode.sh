@@ -1,6 +1,8 @@
 # counting_mode.sh: GITTRACE_STACK_DEPTH=0 records the same calls without
 # stacks. known_calls is deterministic, so each image's calls per function
 # must equal those of a run with stacks, and the counting run has no stacks.
+# Nor does it hold libunwind's pipe: one descriptor more than untraced, the
+# trace file's.
 #
 # usage: bash counting_mode.sh PRELOAD REPORT KNOWN_CALLS WORKDIR
 . "$(dirname "$0")/../lib.sh"
@@ -27,4 +29,9 @@ check_eq "calls per image, counting vs stacks" "$(calls_by_image "$work/d32.zst"
 check_eq "sites with a named function in counting mode" 0 \
 	"$("$report" --json --top 0 "$work/d0.zst" |
 		jq '[.processes[].sites[] | select(.function | startswith("site_"))] | length')"
+
+list_fds='ls /proc/$$/fd | sort -n'
+plain=$(bash -c "$list_fds")
+counting=$(GITTRACE_OUTPUT=$work/fds.zst GITTRACE_STACK_DEPTH=0 run_traced "$preload" bash -c "$list_fds")
+check_eq "descriptors counting mode adds" 1 "$(comm -13 <(echo "$plain" | sort) <(echo "$counting" | sort) | wc -l)"
 finish
