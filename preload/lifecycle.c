@@ -30,6 +30,7 @@ int gt_exit_status = -1;
 
 static void become_child_image(void);
 static void after_fork_in_child(void);
+static void before_fork_in_parent(void);
 static void after_missed_fork(void);
 static void end_unless_constructed(int status, void *unused);
 
@@ -86,7 +87,7 @@ static int start(void)
 		return -1;
 	}
 	gt_fork_mark_init();
-	pthread_atfork(NULL, NULL, after_fork_in_child);
+	pthread_atfork(before_fork_in_parent, NULL, after_fork_in_child);
 	/*
 	 * Tracing starts before this library's constructor when another
 	 * library's constructor, run first, calls a hook. If that process
@@ -203,10 +204,7 @@ void gt_abandon_interrupted_hook(void)
  * quick_exit's status while its handlers run, which a child they fork
  * inherits; and whether such a child's image is still to end there (not
  * if the child called quick_exit itself, whose hook ended it). Only on
- * the thread that runs the handlers: glibc releases its lock of the
- * handler lists around each handler, so a child forked there may take it
- * to add one; a child another thread forks meanwhile may have inherited
- * it held.
+ * the thread that runs the handlers.
  */
 static GT_TLS int quick_exiting;
 static int quick_exit_status, quick_exit_end_pending;
@@ -228,17 +226,21 @@ static void end_child_of_quick_exit(void)
 }
 
 /*
- * A child forked by an at_quick_exit handler: glibc runs a handler
- * registered while the handlers run, the newest first, so this one ends
- * the image as soon as the handler that forked returns; what the older
- * handlers call comes after END, as in the parent.
+ * Before an at_quick_exit handler forks: glibc runs a handler registered
+ * while the handlers run, the newest first, so this one ends the child's
+ * image as soon as the handler that forked returns (and does nothing in
+ * the parent); what the older handlers call comes after END, as in the
+ * parent. Registered in the parent, before the fork: another thread may
+ * hold glibc's lock of the handler lists, which it lets go in time here,
+ * and never in a child that inherited it held (the child hung).
  */
-static void end_with_quick_exit_handlers(void)
+static void before_fork_in_parent(void)
 {
 #ifdef __GLIBC__
 	if (quick_exiting) {
-		quick_exit_end_pending = 1;
+		int saved_guard = gt_own_begin(); /* the list may grow by calloc */
 		at_quick_exit(end_child_of_quick_exit);
+		gt_own_end(saved_guard);
 	}
 #endif
 }
@@ -271,7 +273,7 @@ static void become_child_image(void)
 	gt_stream_reset_after_fork(gt_image_id);
 	gt_fork_mark_set();
 	gt_image_begin(GT_ORIGIN_FORK, parent);
-	end_with_quick_exit_handlers();
+	quick_exit_end_pending = quick_exiting;
 	gt_own_end(saved_guard);
 	errno = saved_errno;
 }
@@ -329,6 +331,7 @@ void gt_need_session(void)
 void gt_before_unseen_fork(int parent_waits)
 {
 	gt_need_session();
+	before_fork_in_parent();
 	gt_fork_guard_before_unseen_fork(parent_waits);
 }
 

@@ -115,6 +115,19 @@ check_eq "quick_exit_fork: the child's calls" 1000 \
 	"$(jq '[.processes[] | select(.origin == "fork") | .calls.malloc] | add' \
 		"$work/quick_exit_fork.json")"
 
+# The same, 50 children, while another thread adds atexit handlers: a
+# child that inherited glibc's lock of the handler lists held hung where it
+# added its own (now added in the parent, before the fork).
+GITTRACE_OUTPUT=$work/quick_exit_forks.zst run_status "$work/quick_exit_forks" \
+	run_traced "$preload" timeout -s KILL 120 "$prog" quick_exit_forks_4
+check_eq "quick_exit_forks: exit status" 4 "$(cat "$work/quick_exit_forks.status")"
+"$report" --json "$work/quick_exit_forks.zst" >"$work/quick_exit_forks.json"
+check_eq "quick_exit_forks: trace complete" true \
+	"$(jq .trace.complete "$work/quick_exit_forks.json")"
+check_eq "quick_exit_forks: the 50 children ended with status 9" 50 \
+	"$(jq '[.processes[] | select(.origin == "fork" and .exit_status == 9)] | length' \
+		"$work/quick_exit_forks.json")"
+
 # A fork in a library's destructor that runs after the tracer's: glibc had
 # dropped the tracer's fork handlers, and the child wrote its parent's
 # records again (a corrupt trace); the fork mark notices it now.

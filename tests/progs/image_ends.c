@@ -25,9 +25,14 @@
  *                        child that allocates CALLS blocks more and returns:
  *                        libc ends the child past every hook, and its calls
  *                        and END were lost
+ *   image_ends quick_exit_forks_4  quick_exit(4), whose handler forks 50
+ *                        children that _exit(9), while another thread adds
+ *                        atexit handlers: a child that inherited glibc's
+ *                        lock of the handler lists held hung
  */
 #define _GNU_SOURCE /* syscall, execveat, CLONE_* */
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -61,6 +66,28 @@ static void fork_and_allocate(void)
 	waitpid(pid, &status, 0);
 	printf("child status %d\n", WEXITSTATUS(status));
 	fflush(stdout);
+}
+
+static void fork_50_children(void)
+{
+	for (int i = 0; i < 50; i++) {
+		pid_t pid = fork();
+		if (pid == 0)
+			_exit(9);
+		waitpid(pid, NULL, 0);
+	}
+}
+
+static void nothing(void)
+{
+}
+
+static void *add_atexit_handlers(void *unused)
+{
+	(void)unused;
+	for (;;)
+		atexit(nothing);
+	return NULL;
 }
 
 extern char **environ;
@@ -102,6 +129,13 @@ int main(int argc, char **argv)
 	if (argc == 2 && !strcmp(argv[1], "quick_exit_5")) {
 		at_quick_exit(allocate_once_more);
 		quick_exit(5);
+	}
+	if (argc == 2 && !strcmp(argv[1], "quick_exit_forks_4")) {
+		pthread_t thread;
+		at_quick_exit(fork_50_children);
+		pthread_create(&thread, NULL, add_atexit_handlers, NULL);
+		usleep(20000);
+		quick_exit(4);
 	}
 	if (argc == 2 && !strcmp(argv[1], "quick_exit_fork_6")) {
 		at_quick_exit(fork_and_allocate);
