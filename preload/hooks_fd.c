@@ -40,14 +40,15 @@
  * the trace. Answering "open, without FD_CLOEXEC" instead would make bash
  * put the trace file back after `cmd 700>file` without the flag, and every
  * program the script starts after it would inherit it. Whether a number
- * holds the tracer's file or pipe takes an fstat: not once tracing has
- * stopped (before a seccomp sandbox, which may kill for it; the writer
- * then closes the trace file). Not covered: fstat, /proc/self/fd, and a
- * write to a number the program never opened (README, descriptors).
+ * holds the tracer's file or pipe takes an fstat: not in a seccomp
+ * sandbox, which may kill for it (the tracer stops before it, and the
+ * writer closes the trace file when tracing stops). Not covered: fstat,
+ * /proc/self/fd, and a write to a number the program never opened
+ * (README, descriptors).
  */
+#include "hooks_fd.h"
 #include "interpose.h"
 #include "session.h"
-#include "tracer.h"
 #include "unwind.h"
 #include "writer.h"
 
@@ -97,14 +98,20 @@ GT_EXPORT int GT_HOOK_NAME(pipe2)(int fds[2], int flags)
 	return 0;
 }
 
+static int in_sandbox; /* gt_fds_in_sandbox */
+
+void gt_fds_in_sandbox(void)
+{
+	__atomic_store_n(&in_sandbox, 1, __ATOMIC_RELEASE);
+}
+
 /*
  * Whether fd is the trace file's or libunwind's pipe, to be hidden from
- * the caller: never from libunwind, and only while tracing is on.
+ * the caller: never from libunwind, nor in a sandbox.
  */
 static int hidden(int fd, const void *caller)
 {
-	if (__atomic_load_n(&gt_state, __ATOMIC_ACQUIRE) != GT_STATE_ON ||
-	    gt_called_by_unwinder(caller))
+	if (__atomic_load_n(&in_sandbox, __ATOMIC_ACQUIRE) || gt_called_by_unwinder(caller))
 		return 0;
 	int saved_errno = errno;
 	int ours = gt_writer_holds(fd) || is_unwinder_pipe(fd);

@@ -11,6 +11,7 @@
  */
 #include "hooks_sandbox.h"
 
+#include "hooks_fd.h"
 #include "interpose.h"
 #include "lifecycle.h"
 #include "session.h"
@@ -37,6 +38,7 @@ int gt_seccomp_enters_sandbox(unsigned long op, unsigned long flags, unsigned lo
 void gt_before_sandbox(void)
 {
 	int saved_errno = errno;
+	gt_fds_in_sandbox();
 	/*
 	 * Tracing, but not the stream's process (a vfork child, a child cloned
 	 * through syscall()): the owner's records are not this one's to write.

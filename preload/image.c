@@ -206,14 +206,13 @@ void gt_image_end(enum gt_end_reason reason, int status)
 		since_start((uint64_t)ru.ru_minflt, (uint64_t)start_usage.ru_minflt),
 		since_start((uint64_t)ru.ru_majflt, (uint64_t)start_usage.ru_majflt),
 		gt_stream_calls(), gt_stream_drops(), gt_stream_threads(), gt_stream_tracer_ns());
-	gt_stream_set_ended(1);
-	gt_stream_record(GT_REC_END, body, (size_t)(end - body)); /* flushes: ended */
+	gt_stream_end(body, (size_t)(end - body));
 }
 
 void gt_image_exec_failed(int err)
 {
 	uint8_t body[GT_UV_MAX];
 	uint8_t *end = gt_encode_exec_failed_body(body, err);
-	gt_stream_set_ended(0);
+	gt_stream_resume();
 	gt_stream_record(GT_REC_EXEC_FAILED, body, (size_t)(end - body));
 }

@@ -530,10 +530,9 @@ static void put_busy(void)
 	put_record(GT_REC_DROPPED, body, (size_t)(end - body));
 }
 
-void gt_stream_record(enum gt_record_tag tag, const uint8_t *body, size_t len)
+static void record_locked(enum gt_record_tag tag, const uint8_t *body, size_t len)
 {
 	uint64_t flush_ns = 0;
-	int locked = lock_stream();
 	if (make_room(GT_DROPPED_MAX + 1 + GT_UV_MAX + len, &flush_ns) == 0) {
 		put_busy();
 		put_record(tag, body, len);
@@ -542,7 +541,25 @@ void gt_stream_record(enum gt_record_tag tag, const uint8_t *body, size_t len)
 	} else {
 		st.drops++;
 	}
+}
+
+void gt_stream_record(enum gt_record_tag tag, const uint8_t *body, size_t len)
+{
+	int locked = lock_stream();
+	record_locked(tag, body, len);
 	unlock_stream(locked);
+}
+
+int gt_stream_end(const uint8_t *body, size_t len)
+{
+	int locked = lock_stream();
+	int first = !st.ended;
+	if (first) {
+		st.ended = 1;
+		record_locked(GT_REC_END, body, len); /* flushes: ended */
+	}
+	unlock_stream(locked);
+	return first;
 }
 
 /* The most bytes a call's arguments take in the columns. */
@@ -689,10 +706,10 @@ void gt_stream_flush(void)
 	unlock_stream(locked);
 }
 
-void gt_stream_set_ended(int ended)
+void gt_stream_resume(void)
 {
 	int locked = lock_stream();
-	st.ended = ended;
+	st.ended = 0;
 	unlock_stream(locked);
 }
 

@@ -91,7 +91,8 @@ int gt_stream_call(enum gt_fn fn, int timed, uint64_t t0, uint64_t t1,
 
 /*
  * Appends one record (tag + body) to the stream, flushing first if needed.
- * For image.c's IMAGE/MODULE/END records. Called with the guard held.
+ * For image.c's IMAGE, MODULE and EXEC_FAILED records. Called with the
+ * guard held.
  */
 void gt_stream_record(enum gt_record_tag tag, const uint8_t *body, size_t len);
 
@@ -99,11 +100,15 @@ void gt_stream_record(enum gt_record_tag tag, const uint8_t *body, size_t len);
 void gt_stream_flush(void);
 
 /*
- * After the image's END record: every later call is written at once, so
- * that calls made by exit handlers or other threads after the end are not
- * lost. Cleared again by an exec that failed.
+ * Appends the image's END record and writes it, unless the image has
+ * ended already (two threads' signal handlers may end it at once);
+ * returns whether it did. From then on every later call is written at
+ * once, so that calls made by exit handlers or other threads after the
+ * end are not lost.
  */
-void gt_stream_set_ended(int ended);
+int gt_stream_end(const uint8_t *body, size_t len);
+/* After an exec that failed, whose hook ended the image: it goes on. */
+void gt_stream_resume(void);
 
 /*
  * Writes what the buffer holds, stops tracing with the warning why (a
@@ -152,7 +157,7 @@ uint32_t gt_stream_threads(void);
  */
 int gt_stream_held_here(void);
 
-/* Whether the image's END has been written (gt_stream_set_ended). */
+/* Whether the image's END has been written (gt_stream_end). */
 int gt_stream_ended(void);
 
 /*

@@ -120,10 +120,15 @@ int gt_writer_holds(int fd)
 
 void gt_writer_give_back(void)
 {
-	/* Tracing has stopped: the number is the program's to take, as untraced. */
-	if (file.fd >= 0)
-		close(file.fd);
+	/*
+	 * Tracing has stopped: the number is the program's to take, as
+	 * untraced. Forgotten first: the close hook hides the writer's
+	 * descriptor (hooks_fd.c).
+	 */
+	int fd = file.fd;
 	__atomic_store_n(&file.fd, -1, __ATOMIC_RELAXED);
+	if (fd >= 0)
+		close(fd);
 	ZSTD_freeCCtx(cctx);
 	cctx = NULL;
 	gt_pages_free(out, out_cap);

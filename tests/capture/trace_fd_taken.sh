@@ -8,7 +8,8 @@
 # And a bash script's redirections onto the tracer's numbers (700-702) do
 # what they do untraced: bash asks whether a number is open (F_GETFD) and
 # put back a close-on-exec descriptor it took for its own after `exec
-# 700>file`; `>&700` on a number the script never opened must fail.
+# 700>file`; `>&700` on a number the script never opened must fail, also
+# once tracing has stopped.
 #
 # usage: bash trace_fd_taken.sh PRELOAD REPORT WORKDIR
 . "$(dirname "$0")/../lib.sh"
@@ -62,6 +63,17 @@ same_files "bash's redirections onto 700-702: output as untraced" "$work/redir.p
 check_eq "bash's redirections: trace complete" true "$(jq .trace.complete "$work/redir.json")"
 check_eq "bash's redirections: bash, git and cat traced" '["bash","cat","git"]' \
 	"$(jq -c '[.processes[] | .argv[0] | split("/") | last] | unique' "$work/redir.json")"
+
+# Tracing stopped at the file size limit: the numbers still look closed
+# (libunwind's pipe stayed, and took the script's writes).
+# The loop's calls fill more than a block of the smallest size (64 KiB).
+script='ulimit -f 1; for i in $(seq 20000); do x=$i; done
+for n in 700 701 702; do { echo x >&$n; } 2>/dev/null || echo "$n closed"; done'
+plain=$(bash -c "$script")
+traced=$(GITTRACE_OUTPUT="$work/stopped.zst" GITTRACE_BUFFER_SIZE=65536 \
+	run_traced "$preload" bash -c "$script" 2>"$work/stopped.err")
+check_grep "stopped: tracing stopped at the limit" "file size limit" "$work/stopped.err"
+check_eq "stopped: 700-702 look closed as untraced" "$plain" "$traced"
 
 # Under a descriptor limit below 700 the tracer's own go to the top quarter
 # (192 and up of 256), away from the numbers a shell's exec 3> takes.
