@@ -195,8 +195,10 @@ void gt_end_child_forked_meanwhile(enum gt_end_reason reason, int status)
 
 void gt_abandon_interrupted_hook(void)
 {
+	/* Not in a vfork child: the guard it sees is its parent's thread's. */
 	if (gt_in_tracer == GT_GUARD_HOOK && !gt_stream_held_here() && !gt_fork_guard_entered() &&
-	    __atomic_load_n(&gt_state, __ATOMIC_ACQUIRE) == GT_STATE_ON && !gt_stream_ended())
+	    __atomic_load_n(&gt_state, __ATOMIC_ACQUIRE) == GT_STATE_ON && !gt_stream_ended() &&
+	    gt_stream_is_ours())
 		gt_in_tracer = GT_GUARD_NONE;
 }
 

@@ -94,17 +94,18 @@ static struct {
 	uint8_t body[GT_STACK_BODY_MAX];
 } st = {.lock = GT_STREAM_LOCK_INITIALIZER};
 
+static GT_TLS int holding; /* from before lock_stream takes it to after it is let go */
+
 /*
  * Takes the stream's lock, unless the process has a single thread, as
  * glibc's malloc skips its arenas' locks: no other thread can reach the
  * stream then (pthread_create clears the flag before it starts one, and
  * never from inside the stream), and this thread's signal handlers never
- * do (the guard, tracer.h). The lock and its release were 64 instructions
+ * do while it is inside (the guard, tracer.h; holding, for a handler that
+ * ends the process: lifecycle.h). The lock and its release were 64 instructions
  * and two atomic operations a call (docs/capture-cost.md, section 0.17).
  * Returns whether it locked, for unlock_stream.
  */
-static GT_TLS int holding; /* from before lock_stream takes it to after it is let go */
-
 static int lock_stream(void)
 {
 	holding = 1;
