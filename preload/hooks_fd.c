@@ -23,28 +23,28 @@
  * A check writes one byte into the pipe (syscall(SYS_write), right after
  * the read above said both ends are ours) and the next check reads it back.
  *
- * Linux only: macOS's unwinder is the system's and opens no pipe.
+ * Linux only: macOS's unwinder is the system's and opens no pipe (the
+ * hiding below is Linux's only, too).
  *
  * And makes the tracer's own descriptors (the trace file's, libunwind's
- * pipe) look closed to the program while tracing is on, as in the
- * untraced program they are: fcntl, ioctl, dup, dup2, dup3, close and
- * read on them fail with EBADF. bash asks F_GETFD before it redirects onto a
- * number, and takes a close-on-exec descriptor at 10 or above for a copy
- * it saved for itself (redir.c, add_undo_redirect): told the truth, it put
- * back what was at 700 after `exec 700>file`, though exec redirections are
- * never undone, so the script's file was gone and its writes to 700 went
- * into the trace. Told "not open", it redirects as in the untraced run;
- * the tracer finds its file or pipe gone before its next write, as after
- * any dup2 onto it (writer.c, the read hook above). And `echo x >&700`,
- * which bash makes with dup2, fails as untraced instead of writing into
- * the trace. Answering "open, without FD_CLOEXEC" instead would make bash
- * put the trace file back after `cmd 700>file` without the flag, and every
- * program the script starts after it would inherit it. Whether a number
- * holds the tracer's file or pipe takes an fstat: not in a seccomp
- * sandbox, which may kill for it (the tracer stops before it, and the
- * writer closes the trace file when tracing stops). Not covered: fstat,
- * /proc/self/fd, and a write to a number the program never opened
- * (README, descriptors).
+ * pipe) look closed to the program, as in the untraced program they are:
+ * fcntl, ioctl, dup, dup2, dup3, close and read on them fail with EBADF.
+ * bash asks F_GETFD before it redirects onto a number, and takes a
+ * close-on-exec descriptor at 10 or above for a copy it saved for itself
+ * (redir.c, add_undo_redirect): told the truth, it put back what was at 700
+ * after `exec 700>file`, though exec redirections are never undone, so the
+ * script's file was gone and its writes to 700 went into the trace. Told
+ * "not open", it redirects as in the untraced run; the tracer finds its
+ * file or pipe gone before its next write, as after any dup2 onto it
+ * (writer.c, the read hook below). And `echo x >&700`, which bash makes
+ * with dup2, fails as untraced instead of writing into the trace. Answering
+ * "open, without FD_CLOEXEC" instead would make bash put the trace file
+ * back after `cmd 700>file` without the flag, and every program the script
+ * starts after it would inherit it. Whether a number holds the tracer's
+ * file or pipe takes an fstat: not in a seccomp sandbox, which may kill for
+ * it (the tracer stops before it, and the writer closes the trace file when
+ * tracing stops). Not covered: fstat, /proc/self/fd, and a write to a
+ * number the program never opened (README, descriptors).
  */
 #include "hooks_fd.h"
 #include "interpose.h"
