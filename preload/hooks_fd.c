@@ -119,7 +119,7 @@ static int hidden(int fd, const void *caller)
 	return ours;
 }
 
-static int closed_to_the_program(void)
+static int not_open(void)
 {
 	errno = EBADF;
 	return -1;
@@ -137,7 +137,7 @@ static int closed_to_the_program(void)
 		void *arg = va_arg(ap, void *);                                                    \
 		va_end(ap);                                                                        \
 		if (hidden(fd, __builtin_return_address(0)))                                       \
-			return closed_to_the_program();                                            \
+			return not_open();                                                         \
 		if (!gt_real_##name)                                                               \
 			gt_resolve_real();                                                         \
 		return gt_real_##name ? gt_real_##name(fd, cmd, arg)                               \
@@ -156,7 +156,7 @@ GT_EXPORT int GT_HOOK_NAME(ioctl)(int fd, unsigned long request, ...)
 	void *arg = va_arg(ap, void *);
 	va_end(ap);
 	if (hidden(fd, __builtin_return_address(0)))
-		return closed_to_the_program();
+		return not_open();
 	if (!gt_real_ioctl)
 		gt_resolve_real();
 	return gt_real_ioctl ? gt_real_ioctl(fd, request, arg)
@@ -166,7 +166,7 @@ GT_EXPORT int GT_HOOK_NAME(ioctl)(int fd, unsigned long request, ...)
 GT_EXPORT int GT_HOOK_NAME(dup)(int fd)
 {
 	if (hidden(fd, __builtin_return_address(0)))
-		return closed_to_the_program();
+		return not_open();
 	if (!gt_real_dup)
 		gt_resolve_real();
 	return gt_real_dup ? gt_real_dup(fd) : (int)syscall(SYS_dup, fd);
@@ -176,7 +176,7 @@ GT_EXPORT int GT_HOOK_NAME(dup3)(int fd, int fd2, int flags)
 {
 	/* The kernel refuses bad flags and fd2 == fd first (EINVAL). */
 	if ((flags & ~O_CLOEXEC) == 0 && fd != fd2 && hidden(fd, __builtin_return_address(0)))
-		return closed_to_the_program();
+		return not_open();
 	if (!gt_real_dup3)
 		gt_resolve_real();
 	return gt_real_dup3 ? gt_real_dup3(fd, fd2, flags) : (int)syscall(SYS_dup3, fd, fd2, flags);
@@ -185,7 +185,7 @@ GT_EXPORT int GT_HOOK_NAME(dup3)(int fd, int fd2, int flags)
 GT_EXPORT int GT_HOOK_NAME(dup2)(int fd, int fd2)
 {
 	if (hidden(fd, __builtin_return_address(0)))
-		return closed_to_the_program();
+		return not_open();
 	if (!gt_real_dup2)
 		gt_resolve_real();
 	if (gt_real_dup2)
@@ -203,12 +203,10 @@ GT_EXPORT ssize_t GT_HOOK_NAME(read)(int fd, void *buf, size_t count)
 {
 	const void *caller = __builtin_return_address(0);
 	if (unwinder_number(fd) && gt_called_by_unwinder(caller) &&
-	    !(is_unwinder_pipe(unwinder_pipe[0]) && is_unwinder_pipe(unwinder_pipe[1]))) {
-		errno = EBADF;
-		return -1;
-	}
+	    !(is_unwinder_pipe(unwinder_pipe[0]) && is_unwinder_pipe(unwinder_pipe[1])))
+		return not_open(); /* no longer libunwind's pipe */
 	if (hidden(fd, caller))
-		return closed_to_the_program();
+		return not_open();
 	if (!gt_real_read)
 		gt_resolve_real();
 	return gt_real_read ? gt_real_read(fd, buf, count) : syscall(SYS_read, fd, buf, count);
@@ -220,7 +218,7 @@ GT_EXPORT int GT_HOOK_NAME(close)(int fd)
 	if (unwinder_number(fd) && gt_called_by_unwinder(caller) && !is_unwinder_pipe(fd))
 		return 0; /* no longer libunwind's: the program's now, or closed */
 	if (hidden(fd, caller))
-		return closed_to_the_program();
+		return not_open();
 	if (!gt_real_close)
 		gt_resolve_real();
 	return gt_real_close ? gt_real_close(fd) : (int)syscall(SYS_close, fd);
