@@ -23,6 +23,7 @@
 #include "frame_rules.h"
 #include "build_id.h"
 #include "loader.h"
+#include "no_cancel.h"
 #include "pages.h"
 #include "tracer.h"
 
@@ -357,8 +358,7 @@ int gt_frame_rule_learn(uintptr_t ip)
 	/* libdw and libelf allocate, and those calls are the tracer's own. */
 	int guard = gt_own_begin();
 	/* open and close are cancellation points: never leave the lock held. */
-	int cancel_state;
-	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state);
+	int cancel = gt_cancel_off();
 	int failed = 0;
 	if (!gt_frame_rule_find(ip).kind) {
 		unsigned now = gt_frame_rules_generation();
@@ -374,7 +374,7 @@ int gt_frame_rule_learn(uintptr_t ip)
 		if (!failed)
 			put(t, ip, read_rule(ip));
 	}
-	pthread_setcancelstate(cancel_state, NULL);
+	gt_cancel_restore(cancel);
 	gt_own_end(guard);
 	pthread_mutex_unlock(&learning);
 	return failed;

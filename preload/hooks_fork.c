@@ -26,6 +26,7 @@
 #if defined(__linux__)
 #include "interpose.h"
 #include "lifecycle.h"
+#include "no_cancel.h"
 #include "stream.h"
 
 #include <errno.h>
@@ -76,11 +77,12 @@ struct child_start {
 static int one_thread(void)
 {
 	char stat[1024];
+	int cancel = gt_cancel_off(); /* open, read and close are cancellation points */
 	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	ssize_t n = read(fd, stat, sizeof(stat) - 1);
-	close(fd);
+	ssize_t n = fd < 0 ? -1 : read(fd, stat, sizeof(stat) - 1);
+	if (fd >= 0)
+		close(fd);
+	gt_cancel_restore(cancel);
 	if (n <= 0)
 		return 0;
 	stat[n] = '\0';

@@ -8,6 +8,7 @@
 #include "build_id.h"
 #include "clock.h"
 #include "loader.h"
+#include "no_cancel.h"
 #include "settings.h"
 #include "stream.h"
 
@@ -37,8 +38,10 @@ static struct rusage start_usage;
 uint64_t gt_image_new_id(void)
 {
 	uint64_t id = 0;
+	int cancel = gt_cancel_off(); /* getrandom is a cancellation point */
 	if (getrandom(&id, sizeof(id), GRND_NONBLOCK) != sizeof(id))
 		id = gt_now_ns() ^ ((uint64_t)getpid() << 40);
+	gt_cancel_restore(cancel);
 	return id ? id : 1;
 }
 
@@ -52,10 +55,13 @@ static uint64_t realtime_ns(void)
 /* Reads argv from /proc/self/cmdline (works before main, in any thread). */
 static size_t read_cmdline(char *buf, size_t cap)
 {
+	int cancel = gt_cancel_off(); /* open, read and close are cancellation points */
 	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
 	size_t len = 0;
-	if (fd < 0)
+	if (fd < 0) {
+		gt_cancel_restore(cancel);
 		return 0;
+	}
 	while (len < cap) {
 		ssize_t n = read(fd, buf + len, cap - len);
 		if (n < 0 && errno == EINTR)
@@ -65,6 +71,7 @@ static size_t read_cmdline(char *buf, size_t cap)
 		len += (size_t)n;
 	}
 	close(fd);
+	gt_cancel_restore(cancel);
 	/* Cut a truncated last argument at the last complete one. */
 	while (len && buf[len - 1] != '\0')
 		len--;

@@ -2,6 +2,7 @@
  * The tracer's writes, without the program's signals. See quiet_write.h.
  */
 #include "quiet_write.h"
+#include "no_cancel.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -22,6 +23,7 @@ static void take_back(int sig, const sigset_t *before)
 
 int gt_write_quietly(int fd, const void *buf, size_t len)
 {
+	int cancel = gt_cancel_off(); /* write and sigwait are cancellation points */
 	sigset_t ours, before, old;
 	sigemptyset(&ours);
 	sigaddset(&ours, SIGPIPE);
@@ -46,6 +48,7 @@ int gt_write_quietly(int fd, const void *buf, size_t len)
 	if (err == EFBIG)
 		take_back(SIGXFSZ, &before);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	gt_cancel_restore(cancel);
 	if (!err)
 		return 0;
 	errno = err;

@@ -24,6 +24,7 @@
  */
 #include "session.h"
 #include "log.h"
+#include "no_cancel.h"
 #include "settings.h"
 #include "tracer.h"
 #include "gittrace/format.h"
@@ -212,7 +213,7 @@ static int writer_fd(int fd)
 	return gt_fd_move_high(fd);
 }
 
-int gt_session_open(int *origin, struct gt_trace_file *file)
+static int open_session(int *origin, struct gt_trace_file *file)
 {
 	const char *session = secure_getenv(SESSION_VAR);
 	static char path[PATH_MAX]; /* only at the image's start: off the thread's stack */
@@ -284,6 +285,14 @@ int gt_session_open(int *origin, struct gt_trace_file *file)
 	return 0;
 }
 
+int gt_session_open(int *origin, struct gt_trace_file *file)
+{
+	int cancel = gt_cancel_off(); /* open and close are cancellation points */
+	int ret = open_session(origin, file);
+	gt_cancel_restore(cancel);
+	return ret;
+}
+
 int gt_session_holds(const struct gt_trace_file *file, int fd, struct stat *st)
 {
 	return fstat(fd, st) == 0 && st->st_dev == file->dev && st->st_ino == file->ino;
@@ -296,6 +305,7 @@ int gt_session_reopen(struct gt_trace_file *file)
 	if (!path || !strcmp(path, SESSION_OFF))
 		return -1;
 	int saved_errno = errno;
+	int cancel = gt_cancel_off(); /* open and close are cancellation points */
 	int fd = open(path, GT_TRACE_OPEN_FLAGS);
 	struct stat st;
 	if (fd >= 0 && !gt_session_holds(file, fd, &st)) {
@@ -304,6 +314,7 @@ int gt_session_reopen(struct gt_trace_file *file)
 	}
 	if (fd >= 0)
 		file->fd = writer_fd(fd);
+	gt_cancel_restore(cancel);
 	errno = saved_errno;
 	return fd >= 0 ? 0 : -1;
 }

@@ -12,6 +12,7 @@
 #define UNW_LOCAL_ONLY
 #include "unwind.h"
 #include "fork_guard.h"
+#include "no_cancel.h"
 #include "settings.h"
 #include "stack_walk.h"
 #include "tracer.h"
@@ -76,7 +77,10 @@ static __attribute__((noinline)) int libunwind_walk(uintptr_t *ips, int max)
 	int skip_room = 8; /* our own frames: hook, gt_stream_call, gt_unwind */
 	gt_fork_guard_enter();
 	int guard = gt_own_begin(); /* libunwind's caches come from malloc */
+	/* Its checks of memory read and write a pipe: cancellation points. */
+	int cancel = gt_cancel_off();
 	int n = unw_backtrace(raw, max + skip_room);
+	gt_cancel_restore(cancel);
 	gt_own_end(guard);
 	gt_fork_guard_leave();
 	int first = 0;

@@ -11,6 +11,7 @@
  * with one warning, and what was written before stays readable.
  */
 #include "writer.h"
+#include "no_cancel.h"
 #include "pages.h"
 #include "quiet_write.h"
 #include "session.h"
@@ -127,8 +128,11 @@ void gt_writer_give_back(void)
 	 */
 	int fd = file.fd;
 	__atomic_store_n(&file.fd, -1, __ATOMIC_RELAXED);
-	if (fd >= 0)
+	if (fd >= 0) {
+		int cancel = gt_cancel_off(); /* close is a cancellation point */
 		close(fd);
+		gt_cancel_restore(cancel);
+	}
 	ZSTD_freeCCtx(cctx);
 	cctx = NULL;
 	gt_pages_free(out, out_cap);
