@@ -187,10 +187,19 @@ GT_EXPORT int GT_HOOK_NAME(munmap)(void *addr, size_t len)
 	return r;
 }
 
+#ifndef MREMAP_DONTUNMAP
+#define MREMAP_DONTUNMAP 4 /* Linux 5.7 */
+#endif
+
+/*
+ * The kernel reads new_address with MREMAP_FIXED (where to go) and with
+ * MREMAP_DONTUNMAP (a hint, which it checks), as glibc 2.41 does for its
+ * variadic mremap; older glibc passes the register on whatever the flags.
+ */
 GT_EXPORT void *GT_HOOK_NAME(mremap)(void *old_addr, size_t old_len, size_t new_len, int flags, ...)
 {
 	void *new_addr = NULL;
-	if (flags & MREMAP_FIXED) {
+	if (flags & (MREMAP_FIXED | MREMAP_DONTUNMAP)) {
 		va_list ap;
 		va_start(ap, flags);
 		new_addr = va_arg(ap, void *);
