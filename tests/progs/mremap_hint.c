@@ -36,8 +36,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	printf("aligned hint: %s\n", b == MAP_FAILED ? strerror(errno)
-				     : b == hint      ? "the mapping went there"
-						      : "the mapping went elsewhere");
+				     : b == hint     ? "the mapping went there"
+						     : "the mapping went elsewhere");
 	char *c = mremap(a, len, len, MREMAP_MAYMOVE | MREMAP_DONTUNMAP, (void *)(hint + 1));
 	printf("unaligned hint: %s\n", c == MAP_FAILED ? strerror(errno) : "taken");
 	return 0;
