@@ -76,9 +76,29 @@ static int ours(void *found)
 	       first.dli_fbase == self.dli_fbase;
 }
 
+/*
+ * Whether a function's address here is a PLT entry of the program that
+ * stands for a function it does not define. A program built without PIE
+ * that takes a function's address (Debian's python3 takes malloc's and
+ * free's) makes that entry the function's address in every module; calls
+ * through it still go to the first definition in the search order.
+ */
+static int stand_in(void *found)
+{
+	Dl_info info;
+	const ElfW(Sym) *sym = NULL;
+	return dladdr1(found, &info, (void **)&sym, RTLD_DL_SYMENT) && sym &&
+	       sym->st_shndx == SHN_UNDEF;
+}
+
 int gt_hooks_in_front(void)
 {
-	return ours((void *)malloc);
+	/* Where the program took malloc's address, another of the family tells. */
+	void *const family[] = {(void *)malloc, (void *)calloc, (void *)realloc, (void *)free};
+	for (size_t i = 0; i < sizeof(family) / sizeof(family[0]); i++)
+		if (!stand_in(family[i]))
+			return ours(family[i]);
+	return 0; /* every one a stand-in: which comes first cannot be told */
 }
 
 void *(*gt_realloc_in_front(void))(void *, size_t)
