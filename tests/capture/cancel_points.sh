@@ -20,7 +20,8 @@ for case in loop:100001 fork:2 exec:2 exit:1 _exit:1; do
 	run_status "$work/$mode.plain" "$prog" "$mode"
 	# The hang this test found is caught by the kill; the run takes well under a second.
 	GITTRACE_OUTPUT=$work/$mode.zst GITTRACE_BUFFER_SIZE=64k \
-		run_status "$work/$mode" timeout -s KILL 120 env LD_PRELOAD="$preload" "$prog" "$mode"
+		run_status "$work/$mode" timeout -s KILL 120 \
+		env LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$preload" "$prog" "$mode"
 	same_outcome "$mode" "$work/$mode.plain" "$work/$mode" 0
 	"$report" --json "$work/$mode.zst" >"$work/$mode.json"
 	check_eq "$mode: trace complete" true "$(jq .trace.complete "$work/$mode.json")"
