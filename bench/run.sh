@@ -5,7 +5,7 @@
 # it). A benchmark, not a test: it judges nothing.
 #
 # Needs heaptrack and heaptrack_print (Debian: heaptrack, which
-# scripts/install-deps.sh leaves out), jq and /usr/bin/time.
+# scripts/install-deps.sh leaves out), jq, bc, zstd and /usr/bin/time.
 #
 # usage: bench/run.sh [-r ROUNDS] [-s SCALE | -R REPO] BUILD_DIR
 #   BUILD_DIR  a CMake build of gittrace (preload/libgittrace.so and
@@ -39,7 +39,7 @@ report=$build/analyzer/gittrace-report
 for tool in "$preload" "$report"; do
 	[ -e "$tool" ] || { echo "bench/run.sh: '$tool' is missing: build first" >&2; exit 1; }
 done
-for tool in git heaptrack heaptrack_print /usr/bin/time jq; do
+for tool in git heaptrack heaptrack_print /usr/bin/time jq bc zstd; do
 	command -v "$tool" >/dev/null || { echo "bench/run.sh: '$tool' is missing" >&2; exit 1; }
 done
 here=$(cd "$(dirname "$0")" && pwd)
@@ -74,6 +74,7 @@ run_one() {
 	counting) run=(env GITTRACE_OUTPUT="$out" GITTRACE_STACK_DEPTH=0 LD_PRELOAD="$preload" "${run[@]}") ;;
 	stacks) run=(env GITTRACE_OUTPUT="$out" LD_PRELOAD="$preload" "${run[@]}") ;;
 	heaptrack) run=(heaptrack -o "$out" "${run[@]}") ;;
+	raw) run=(heaptrack --raw -o "$out" "${run[@]}") ;; # the analysis's first half left out
 	esac
 	# shellcheck disable=SC2086 # cmd holds whole words
 	/usr/bin/time -o "$work/time" -f '%e %U %S' "${run[@]}" $cmd </dev/null >/dev/null 2>&1
@@ -202,27 +203,49 @@ echo "report; the row \"GITTRACE_DEBUG_CACHE=0\" is the report with that cache o
 echo "which inflates the compressed debug files (libc6-dbg's) every time, as every"
 echo "report did before the cache."
 echo
-echo "| command | analyzer | events | seconds | events/s | peak RSS |"
-echo "|---|---|---|---|---|---|"
-# best_of CMD...: the fastest of 3 runs: "seconds peak-RSS-KiB".
+echo "heaptrack splits its analysis in two. While the program runs, heaptrack_interpret,"
+echo "a second process, matches each free to its allocation and looks up the symbols"
+echo "of every new stack frame; heaptrack_print then reads allocation indices and"
+echo "names. gittrace-report does both from the trace. So the rows"
+echo "\"heaptrack_interpret\" (run apart, on a \`heaptrack --raw\` recording of the same"
+echo "command) and their sum with heaptrack_print are the same work as gittrace-report's."
+echo
+echo "| command | analyzer | events | seconds | CPU seconds | events/s | peak RSS |"
+echo "|---|---|---|---|---|---|---|"
+# best_of CMD...: the fastest of 3 runs: "seconds CPU-seconds peak-RSS-KiB".
 best_of() {
 	for _ in 1 2 3; do
-		/usr/bin/time -o "$work/atime" -f '%e %M' "$@" >/dev/null 2>&1 || true
-		cat "$work/atime"
+		/usr/bin/time -o "$work/atime" -f '%e %U %S %M' "$@" >/dev/null 2>&1 || true
+		awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$work/atime"
 	done | sort -g | head -n 1
 }
+# row LABEL EVENTS SECS CPU RSS: one row of the table, the command's cell empty.
+row() {
+	echo "| | $1 | $2 | $3 | $4 | $(echo "${2%% *} / $3" | bc) | $5 KiB |"
+}
+sum() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a + b }'; }
+interpret=$(dirname "$(readlink -f "$(command -v heaptrack_print)")")/../lib/heaptrack/libexec/heaptrack_interpret
 for cmd in "${commands[@]}"; do
 	key=${cmd%% *}
 	f=$work/$key.stacks
 	events=$("$report" --json "$f" | jq .trace.events)
-	read -r secs rss <<<"$(best_of "$report" --json "$f")"
-	echo "| git $cmd | gittrace-report --json | $events | $secs | $(echo "$events / $secs" | bc) | $rss KiB |"
-	read -r secs rss <<<"$(best_of "$report" "$f")"
-	echo "| | gittrace-report (text) | $events | $secs | $(echo "$events / $secs" | bc) | $rss KiB |"
-	read -r secs rss <<<"$(best_of env GITTRACE_DEBUG_CACHE=0 "$report" --json "$f")"
-	echo "| | gittrace-report --json, GITTRACE_DEBUG_CACHE=0 | $events | $secs | $(echo "$events / $secs" | bc) | $rss KiB |"
+	echo "| git $cmd | | | | | | |"
+	read -r secs cpu rss <<<"$(best_of "$report" --json "$f")"
+	row "gittrace-report --json" "$events" "$secs" "$cpu" "$rss"
+	read -r secs cpu rss <<<"$(best_of "$report" "$f")"
+	row "gittrace-report (text)" "$events" "$secs" "$cpu" "$rss"
+	read -r secs cpu rss <<<"$(best_of env GITTRACE_DEBUG_CACHE=0 "$report" --json "$f")"
+	row "gittrace-report --json, GITTRACE_DEBUG_CACHE=0" "$events" "$secs" "$cpu" "$rss"
 	hf=$(ls "$work/$key.heaptrack".* | head -n 1)
 	hcalls=$(awk '/^calls to allocation functions:/ {print $5}' "$work/$key.hp.txt")
-	read -r secs rss <<<"$(best_of heaptrack_print "$hf")"
-	echo "| | heaptrack_print | $hcalls allocating calls | $secs | $(echo "$hcalls / $secs" | bc) | $rss KiB |"
+	read -r psecs pcpu prss <<<"$(best_of heaptrack_print "$hf")"
+	row heaptrack_print "$hcalls allocating calls" "$psecs" "$pcpu" "$prss"
+	[ -x "$interpret" ] || { echo "| | heaptrack_interpret: not found ($interpret) | | | | | |"; continue; }
+	run_one raw "$cmd" "$work/$key.htraw" >/dev/null
+	zstd -q -d -c "$(ls "$work/$key.htraw".* | head -n 1)" >"$work/$key.htraw.txt"
+	read -r isecs icpu irss <<<"$(best_of sh -c '"$1" <"$2"' sh "$interpret" "$work/$key.htraw.txt")"
+	row "heaptrack_interpret (a \`--raw\` recording)" "$hcalls allocating calls" "$isecs" "$icpu" "$irss"
+	row "heaptrack_interpret + heaptrack_print" "$hcalls allocating calls" \
+		"$(sum "$isecs" "$psecs")" "$(sum "$icpu" "$pcpu")" "$((irss > prss ? irss : prss))"
+	rm -f "$work/$key.htraw"*
 done
