@@ -2,7 +2,7 @@
 #include <math.h>
 
 #include "output.h"
-#include "verdict.h"
+#include "units.h"
 
 static const char *const cpu_sources[] = {
 	[GT_REPLAY_CPU_NONE] = "unknown: no END or USAGE record",

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "summary.h"
+#include "units.h"
 
 void gt_report_phases_text(FILE *out, const struct gt_phases *ph, const struct gt_image *img)
 {

@@ -15,6 +15,7 @@
 #include "mapkind.h"
 #include "report_phases.h"
 #include "site_labels.h"
+#include "units.h"
 
 #define WIDTH 80
 
@@ -144,8 +145,9 @@ static void tree(FILE *out, const struct gt_summary *s, size_t shown)
 		char line[160];
 		snprintf(line, sizeof(line),
 			 "%zu more process%s: %" PRIu64
-			 " calls, %.3f s CPU%s (--processes=0 lists all)",
-			 s->n - shown, s->n - shown == 1 ? "" : "es", calls, cpu, incomplete);
+			 " calls, %s CPU%s (--processes=0 lists all)",
+			 s->n - shown, s->n - shown == 1 ? "" : "es", calls,
+			 gt_format_seconds(cpu).text, incomplete);
 		wrap(out, "  … ", 4, line);
 		stars += hidden_stars;
 	}
@@ -393,9 +395,10 @@ static void process(FILE *out, const struct gt_summary *s, const struct gt_proc 
 	wrap(out, "  heap: ", 8, line);
 	histograms(out, h);
 	maps_table(out, p);
-	fprintf(out, "  time: allocator %.3f s (%.1f%%), maps %.3f s (%.1f%%) of %.3f s %s\n",
-		p->allocator_s, 100 * p->verdict.allocator_share, p->mmap_s,
-		100 * p->verdict.mmap_share, p->basis,
+	fprintf(out, "  time: allocator %s (%.1f%%), maps %s (%.1f%%) of %s %s\n",
+		gt_format_seconds(p->allocator_s).text, 100 * p->verdict.allocator_share,
+		gt_format_seconds(p->mmap_s).text, 100 * p->verdict.mmap_share,
+		gt_format_seconds(p->basis).text,
 		img->ended ? "CPU, the tracer's left out" : "wall (no CPU time)");
 	if (img->dropped_calls)
 		fprintf(out, "  warning: the tracer dropped %" PRIu64 " calls: counts are low\n",

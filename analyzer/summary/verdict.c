@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "die.h"
+#include "units.h"
 
 const char *const gt_verdict_class_names[3] = {"neither", "allocator-bound", "window-bound"};
 
@@ -40,21 +41,6 @@ static void push(char ***v, size_t *n, char *s)
 
 #define EVIDENCE(...) push(&v->evidence, &v->nevidence, fmt(__VA_ARGS__))
 #define SUGGEST(...)  push(&v->suggestions, &v->nsuggestions, fmt(__VA_ARGS__))
-
-void gt_format_bytes(char *buf, size_t size, uint64_t bytes)
-{
-	static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-	int u = 0;
-	double x = (double)bytes;
-	while (x >= 1024 && u < 5) {
-		x /= 1024;
-		u++;
-	}
-	if (u == 0 || x == (double)(uint64_t)x)
-		snprintf(buf, size, "%.0f %s", x, units[u]);
-	else
-		snprintf(buf, size, "%.1f %s", x, units[u]);
-}
 
 /* Environment that makes the allocator look slower than it need be. */
 /* Whether e makes glibc's allocator do debugging work in every call. */
@@ -203,65 +189,68 @@ static void time_inside(struct gt_verdict *v, const struct gt_verdict_input *in,
 		 "its 90th-percentile call: the low end; all the time inside: the high end. "
 		 "Cache and page-fault effects are not seen; gittrace --confirm measures",
 		 100 * v->allocator.gain, 100 * v->allocator.low, 100 * v->allocator.high);
-	EVIDENCE("%.1f%% of %s inside the malloc family (%.3f s): time inside, an estimate of "
+	EVIDENCE("%.1f%% of %s inside the malloc family (%s): time inside, an estimate of "
 		 "what the allocator costs, not a bound on what another one saves",
-		 100 * v->allocator_share, of, in->allocator_seconds);
+		 100 * v->allocator_share, of, gt_format_seconds(in->allocator_seconds).text);
 	if (v->window.applies)
-		EVIDENCE("git's default windows: predicted to save %.1f%% (%.1f–%.1f%%): %.3f s "
-			 "in maps of regions mapped before and in evicting unmaps, %.3f s of "
+		EVIDENCE("git's default windows: predicted to save %.1f%% (%.1f–%.1f%%): %s "
+			 "in maps of regions mapped before and in evicting unmaps, %s of "
 			 "kernel time (%.0f page faults) while such windows were mapped%s",
 			 100 * v->window.gain, 100 * v->window.low, 100 * v->window.high,
-			 in->again_calls_seconds, in->again_system_seconds, in->again_faults,
+			 gt_format_seconds(in->again_calls_seconds).text,
+			 gt_format_seconds(in->again_system_seconds).text, in->again_faults,
 			 in->has_window_cost ? ""
 					     : " (this trace has no fault readings: a trace "
 					       "format before 1.2)");
 	if (v->window_search) {
 		char w[32];
 		gt_format_bytes(w, sizeof(w), in->window);
-		EVIDENCE("%.1f%% of %s inside mmap/munmap/mremap (%.3f s), %.3f s of system "
+		EVIDENCE("%.1f%% of %s inside mmap/munmap/mremap (%s), %s of system "
 			 "time; but about %llu pack windows of %s were mapped at once, and git "
 			 "searches a pack's list of windows on every read its current window does "
 			 "not serve (packfile.c, use_pack): that costs the program's own time, "
 			 "which the trace does not see, so a window setting may save up to %.1f%%; "
 			 "gittrace --confirm measures it",
-			 100 * v->mmap_share, of, in->mmap_seconds, in->system_seconds,
+			 100 * v->mmap_share, of, gt_format_seconds(in->mmap_seconds).text,
+			 gt_format_seconds(in->system_seconds).text,
 			 (unsigned long long)in->peak_pack_windows, w, 100 * v->window_bound);
 	} else if (!in->pack_mmaps) {
-		EVIDENCE("%.1f%% of %s inside mmap/munmap/mremap (%.3f s); no pack window was "
+		EVIDENCE("%.1f%% of %s inside mmap/munmap/mremap (%s); no pack window was "
 			 "mapped, so no window setting changes this run",
-			 100 * v->mmap_share, of, in->mmap_seconds);
+			 100 * v->mmap_share, of, gt_format_seconds(in->mmap_seconds).text);
 	} else if (in->unended) {
-		EVIDENCE("%.1f%% of %s inside mmap/munmap/mremap (%.3f s); the kernel's time of "
+		EVIDENCE("%.1f%% of %s inside mmap/munmap/mremap (%s); the kernel's time of "
 			 "%s is unknown, so no bound on what a window setting saves is known",
-			 100 * v->mmap_share, of, in->mmap_seconds, they);
+			 100 * v->mmap_share, of, gt_format_seconds(in->mmap_seconds).text, they);
 	} else {
-		EVIDENCE(
-			"%.1f%% of %s inside mmap/munmap/mremap (%.3f s); with all the kernel's "
-			"time (%.3f s of system time), no window setting can save more than %.1f%%",
-			100 * v->mmap_share, of, in->mmap_seconds, in->system_seconds,
-			100 * v->window_bound);
+		EVIDENCE("%.1f%% of %s inside mmap/munmap/mremap (%s); with all the kernel's "
+			 "time (%s of system time), no window setting can save more than %.1f%%",
+			 100 * v->mmap_share, of, gt_format_seconds(in->mmap_seconds).text,
+			 gt_format_seconds(in->system_seconds).text, 100 * v->window_bound);
 	}
 	unsigned floors = in->inside_floors;
 	const char *processes = floors == 1 ? "process" : "processes";
 	if (!v->shares_of_wall && floors && in->tracer_seconds > 0)
-		EVIDENCE("shares are of the program's own CPU time, %.3f s: the tracer's "
-			 "estimated %.3f s are left out, but never below the time measured "
+		EVIDENCE("shares are of the program's own CPU time, %s: the tracer's "
+			 "estimated %s are left out, but never below the time measured "
 			 "inside the calls, as in %u %s (the estimate also counts the time calls "
 			 "waited for the tracer's lock or for a CPU)",
-			 denom, in->tracer_seconds, floors, processes);
+			 gt_format_seconds(denom).text, gt_format_seconds(in->tracer_seconds).text,
+			 floors, processes);
 	else if (!v->shares_of_wall && floors)
-		EVIDENCE("shares are of the program's own CPU time, %.3f s, but never below the "
+		EVIDENCE("shares are of the program's own CPU time, %s, but never below the "
 			 "time measured inside the calls (wall-clock time), as in %u %s",
-			 denom, floors, processes);
+			 gt_format_seconds(denom).text, floors, processes);
 	else if (!v->shares_of_wall && in->tracer_seconds > 0)
-		EVIDENCE("shares are of the program's own CPU time, %.3f s: the tracer's "
-			 "estimated %.3f s are left out",
-			 denom, in->tracer_seconds);
+		EVIDENCE("shares are of the program's own CPU time, %s: the tracer's "
+			 "estimated %s are left out",
+			 gt_format_seconds(denom).text, gt_format_seconds(in->tracer_seconds).text);
 	if (in->capped_calls)
 		EVIDENCE("%llu call%s took implausibly long for the bytes %s handled (a busy "
-			 "machine: the thread waited for a CPU); %.3f s left out of the shares",
+			 "machine: the thread waited for a CPU); %s left out of the shares",
 			 (unsigned long long)in->capped_calls, in->capped_calls == 1 ? "" : "s",
-			 in->capped_calls == 1 ? "it" : "they", in->capped_seconds);
+			 in->capped_calls == 1 ? "it" : "they",
+			 gt_format_seconds(in->capped_seconds).text);
 }
 
 /* The window settings the command gave git itself; NULL if none. */

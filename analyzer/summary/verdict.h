@@ -161,7 +161,4 @@ struct gt_verdict {
 void gt_verdict_compute(struct gt_verdict *v, const struct gt_verdict_input *in);
 void gt_verdict_release(struct gt_verdict *v);
 
-/* "1.5 GiB", "128 MiB", "4 KiB", "12 B": exact when a whole unit. */
-void gt_format_bytes(char *buf, size_t size, uint64_t bytes);
-
 #endif /* GT_VERDICT_H */

@@ -13,6 +13,7 @@
 #include "command_label.h"
 #include "die.h"
 #include "site_labels.h"
+#include "units.h"
 
 struct row {
 	const struct gt_proc *p;

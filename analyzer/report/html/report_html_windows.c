@@ -8,6 +8,8 @@
 
 #include <inttypes.h>
 
+#include "units.h"
+
 void gt_html_windows(FILE *out, const struct gt_summary *s)
 {
 	int any = 0;
