@@ -468,15 +468,21 @@ static void apply_call(struct gt_model *m, struct gt_image *img, const struct gt
 	case GT_FN_MEMALIGN:
 		if (c->result)
 			gt_heap_alloc(h, th, c->result, c->size, c->stack, t, end);
+		else if (c->size)
+			img->failed[c->fn]++;
 		break;
 	case GT_FN_CALLOC:
 		if (c->result)
 			gt_heap_alloc(h, th, c->result, mul_sat(c->nmemb, c->size), c->stack, t,
 				      end);
+		else if (c->nmemb && c->size)
+			img->failed[c->fn]++;
 		break;
 	case GT_FN_POSIX_MEMALIGN:
 		if (c->ret == 0 && c->result)
 			gt_heap_alloc(h, th, c->result, c->size, c->stack, t, end);
+		else if (c->ret)
+			img->failed[c->fn]++;
 		break;
 	case GT_FN_REALLOC:
 	case GT_FN_REALLOCARRAY: {
@@ -486,6 +492,8 @@ static void apply_call(struct gt_model *m, struct gt_image *img, const struct gt
 			 * realloc (n > 0) left p alone. */
 			if (c->ptr && size == 0)
 				gt_heap_free(h, th, c->ptr, t);
+			else if (size)
+				img->failed[c->fn]++;
 			break;
 		}
 		if (c->ptr)
@@ -501,17 +509,23 @@ static void apply_call(struct gt_model *m, struct gt_image *img, const struct gt
 	case GT_FN_MMAP64: {
 		enum gt_map_kind kind = gt_map_kind_of(c->flags, c->path.p, c->path.len);
 		uint32_t path_id = kind == GT_MAP_ANONYMOUS ? 0 : intern_path(m, &c->path);
-		gt_maps_mmap(&img->maps, c->result, c->len, c->offset, kind, path_id,
-			     map_failed(img, c->result), img->page_size, t, dur);
+		int failed = map_failed(img, c->result);
+		img->failed[c->fn] += (uint64_t)failed;
+		gt_maps_mmap(&img->maps, c->result, c->len, c->offset, kind, path_id, failed,
+			     img->page_size, t, dur);
 		break;
 	}
 	case GT_FN_MUNMAP:
+		img->failed[c->fn] += c->sret != 0;
 		gt_maps_munmap(&img->maps, c->addr, c->len, c->sret != 0, img->page_size, dur);
 		break;
-	case GT_FN_MREMAP:
-		gt_maps_mremap(&img->maps, c->old_addr, c->old_len, c->new_len, c->result,
-			       map_failed(img, c->result), img->page_size, t);
+	case GT_FN_MREMAP: {
+		int failed = map_failed(img, c->result);
+		img->failed[c->fn] += (uint64_t)failed;
+		gt_maps_mremap(&img->maps, c->old_addr, c->old_len, c->new_len, c->result, failed,
+			       img->page_size, t);
 		break;
+	}
 	case GT_FN_COUNT:
 		break;
 	}

@@ -78,6 +78,11 @@ struct gt_image {
 
 	uint64_t calls[GT_FN_COUNT];
 	uint64_t fn_ns[GT_FN_COUNT]; /* summed durations */
+	/*
+	 * Calls that failed: NULL for bytes asked (not for 0 bytes, where C
+	 * allows NULL), an errno from posix_memalign, MAP_FAILED, munmap's -1.
+	 */
+	uint64_t failed[GT_FN_COUNT];
 	/* The malloc family's calls of less than a page by duration: counts and summed ns. */
 	uint64_t alloc_durations[GT_DURATION_BUCKETS], alloc_duration_ns[GT_DURATION_BUCKETS];
 	uint64_t events; /* CALL records */

@@ -22,6 +22,31 @@ static void calls(struct gt_json *j, const uint64_t *c)
 	gt_json_end_object(j);
 }
 
+/*
+ * Each function that was called: its calls, the time inside them (sampled
+ * calls scaled, as in every sum of time) and its failed calls; mmap64's
+ * folded into mmap, as in "calls".
+ */
+static void functions(struct gt_json *j, const uint64_t *calls, const uint64_t *ns,
+		      const uint64_t *failed)
+{
+	gt_json_begin_object(j);
+	for (int f = 0; f < GT_FN_COUNT; f++) {
+		int both = f == GT_FN_MMAP;
+		uint64_t n = calls[f] + (both ? calls[GT_FN_MMAP64] : 0);
+		if (f == GT_FN_MMAP64 || !n)
+			continue;
+		gt_json_key(j, gt_fn_names[f]);
+		gt_json_begin_object(j);
+		gt_json_kv_uint(j, "calls", n);
+		gt_json_kv_double(j, "seconds",
+				  (double)(ns[f] + (both ? ns[GT_FN_MMAP64] : 0)) / 1e9);
+		gt_json_kv_uint(j, "failed", failed[f] + (both ? failed[GT_FN_MMAP64] : 0));
+		gt_json_end_object(j);
+	}
+	gt_json_end_object(j);
+}
+
 static void by_kind(struct gt_json *j, const struct gt_kind_stats *k)
 {
 	gt_json_key(j, "by_kind");
@@ -234,6 +259,8 @@ void gt_report_json_process(struct gt_json *j, const struct gt_summary *s, const
 	gt_json_kv_uint(j, "stack_depth", img->stack_depth);
 	gt_json_key(j, "calls");
 	calls(j, img->calls);
+	gt_json_key(j, "functions");
+	functions(j, img->calls, img->fn_ns, img->failed);
 
 	gt_json_key(j, "heap");
 	gt_json_begin_object(j);
@@ -337,6 +364,8 @@ void gt_report_json(FILE *out, const struct gt_summary *s, size_t top)
 	gt_json_kv_double(&j, "tracer_seconds", t->tracer_s);
 	gt_json_key(&j, "calls");
 	calls(&j, t->calls);
+	gt_json_key(&j, "functions");
+	functions(&j, t->calls, t->fn_ns, t->failed);
 	gt_json_key(&j, "heap");
 	gt_json_begin_object(&j);
 	gt_json_kv_uint(&j, "allocations", t->allocations);

@@ -155,15 +155,44 @@ static void tree(FILE *out, const struct gt_summary *s, size_t shown)
 		fprintf(out, "  * incomplete: killed, or the trace was cut short\n");
 }
 
-static void calls_line(FILE *out, const struct gt_image *img)
+/* Prints text right-aligned in width columns: a UTF-8 sequence is one ("µs"). */
+static void right(FILE *out, const char *text, int width)
 {
-	char buf[1024];
-	size_t used = 0;
+	int columns = 0;
+	for (const char *c = text; *c; c++)
+		columns += ((unsigned char)*c & 0xc0) != 0x80;
+	fprintf(out, "%*s%s", width > columns ? width - columns : 0, "", text);
+}
+
+/*
+ * The calls by function, as `strace -c` counts system calls: how many, the
+ * time inside them (sampled calls scaled up) and per call, and how many
+ * failed (model.h).
+ */
+static void calls_table(FILE *out, const struct gt_image *img)
+{
+	uint64_t any = 0;
 	for (int f = 0; f < GT_FN_COUNT; f++)
-		if (img->calls[f])
-			append(buf, sizeof(buf), &used, "%s%s %" PRIu64, used ? ", " : "",
-			       gt_fn_names[f], img->calls[f]);
-	wrap(out, "  calls: ", 9, used ? buf : "none");
+		any |= img->calls[f];
+	if (!any) {
+		fprintf(out, "  calls: none\n");
+		return;
+	}
+	fprintf(out, "  calls: %-14s %10s %12s %10s %8s\n", "function", "calls", "time inside",
+		"per call", "failed");
+	for (int f = 0; f < GT_FN_COUNT; f++) {
+		uint64_t n = img->calls[f];
+		if (!n)
+			continue;
+		double seconds = (double)img->fn_ns[f] / 1e9;
+		fprintf(out, "         %-14s %10" PRIu64 " ", gt_fn_names[f], n);
+		right(out, gt_format_seconds(seconds).text, 12);
+		fputc(' ', out);
+		right(out, gt_format_seconds(seconds / (double)n).text, 10);
+		if (img->failed[f])
+			fprintf(out, " %8" PRIu64, img->failed[f]);
+		fputc('\n', out);
+	}
 }
 
 static void histograms(FILE *out, const struct gt_heap *h)
@@ -381,7 +410,7 @@ static void process(FILE *out, const struct gt_summary *s, const struct gt_proc 
 	if (gt_command_label_shortens(img))
 		wrap(out, "  argv: ", 8, gt_command_line(img, line, sizeof(line)));
 	verdict_block(out, &p->verdict, "  verdict");
-	calls_line(out, img);
+	calls_table(out, img);
 	/* Per second of the verdict's basis, as its evidence counts them. */
 	snprintf(line, sizeof(line),
 		 "%" PRIu64

@@ -338,8 +338,11 @@ static const char **top_names(const struct gt_proc *p, size_t *n)
 static void add_totals(struct gt_totals *t, const struct gt_proc *p)
 {
 	const struct gt_image *img = p->img;
-	for (int f = 0; f < GT_FN_COUNT; f++)
+	for (int f = 0; f < GT_FN_COUNT; f++) {
 		t->calls[f] += img->calls[f];
+		t->fn_ns[f] += img->fn_ns[f];
+		t->failed[f] += img->failed[f];
+	}
 	t->allocations += img->heap.allocations;
 	t->allocated_bytes += img->heap.allocated_bytes;
 	t->peak_bytes += img->heap.peak_bytes;

@@ -124,7 +124,8 @@ struct gt_proc {
 };
 
 struct gt_totals {
-	uint64_t calls[GT_FN_COUNT];
+	uint64_t calls[GT_FN_COUNT], fn_ns[GT_FN_COUNT],
+		failed[GT_FN_COUNT]; /* model.h's, summed */
 	uint64_t allocated_bytes, peak_bytes, temporary, leaked_allocations, leaked_bytes;
 	uint64_t allocations, untracked_frees;
 	double allocator_s, mmap_s, cpu, tracer_s;
