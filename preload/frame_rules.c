@@ -345,6 +345,17 @@ unsigned gt_frame_rules_generation(void)
 	return atomic_load_explicit(&generation, memory_order_relaxed);
 }
 
+void gt_frame_rules_give_back(void)
+{
+	if (pthread_mutex_trylock(&learning))
+		return;
+	/* libdw and libelf free what they allocated: the tracer's own calls. */
+	int guard = gt_own_begin();
+	forget_modules();
+	gt_own_end(guard);
+	pthread_mutex_unlock(&learning);
+}
+
 int gt_frame_rule_learn(uintptr_t ip)
 {
 	/*

@@ -50,4 +50,13 @@ void gt_frame_rules_forget(void);
 /* Changes with each gt_frame_rules_forget: walks kept from before are stale. */
 unsigned gt_frame_rules_generation(void);
 
+/*
+ * Tracing stopped for want of memory: the modules' files libdw mapped are
+ * let go now, as their whole files count against a limit on address space
+ * (`ulimit -v`), however little of them the rules were read from. The
+ * rules read stay. Skipped while another thread learns a rule, which is
+ * never waited for (gt_frame_rule_learn).
+ */
+void gt_frame_rules_give_back(void);
+
 #endif /* GT_FRAME_RULES_H */

@@ -8,6 +8,7 @@
 #define GT_RECORD_H
 
 #include "image.h"
+#include "stack_walk.h"
 #include "stream.h"
 #include "gittrace/format.h"
 
@@ -83,8 +84,9 @@ static inline int gt_heap_may_fit(uint64_t bytes)
 
 /*
  * After the real call: if it failed for want of memory (failed), tracing
- * stops, the stream gives its memory back (gt_stream_give_back), and the
- * call is made again (again): under a limit on address space, what the
+ * stops, the stream gives its memory back (gt_stream_give_back), the stack
+ * walk the module files it mapped (gt_stack_walk_give_back), and the call
+ * is made again (again): under a limit on address space, what the
  * tracer held may be what the call lacked, and the program must fare as
  * it would untraced. The trace ends before the call (the stream drops it).
  */
@@ -92,6 +94,7 @@ static inline int gt_heap_may_fit(uint64_t bytes)
 	do {                                                                                       \
 		if (failed) {                                                                      \
 			gt_stream_give_back(GT_OUT_OF_MEMORY);                                     \
+			gt_stack_walk_give_back();                                                 \
 			gt_real_begin();                                                           \
 			again;                                                                     \
 			gt_real_end();                                                             \

@@ -203,6 +203,11 @@ void gt_stack_walk_after_dlclose(void)
 		gt_frame_rules_forget();
 }
 
+void gt_stack_walk_give_back(void)
+{
+	gt_frame_rules_give_back();
+}
+
 /* The thread's memo, made on its first walk; NULL if it cannot have one. */
 static struct memo *thread_memo(void)
 {

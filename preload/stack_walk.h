@@ -17,6 +17,9 @@ void gt_stack_walk_init(void);
 /* A dlclose returned: if a module was unloaded, what walks knew of code is let go. */
 void gt_stack_walk_after_dlclose(void);
 
+/* Tracing stopped for want of memory: the walk gives back what it can (frame_rules.h). */
+void gt_stack_walk_give_back(void);
+
 /*
  * Fills ips with return addresses, innermost first, at most limit of
  * them, starting with the first frame outside [own_start, own_end): the

@@ -12,6 +12,10 @@ void gt_stack_walk_after_dlclose(void)
 {
 }
 
+void gt_stack_walk_give_back(void)
+{
+}
+
 int gt_stack_walk(uintptr_t *ips, int limit, uintptr_t own_start, uintptr_t own_end)
 {
 	(void)ips;

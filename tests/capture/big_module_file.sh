@@ -1,0 +1,43 @@
+# big_module_file.sh: under a limit on address space (ulimit -v), a program
+# whose file is far larger than its loaded code (debug info; here a 24 MiB
+# section never loaded) has all the room it has untraced but for what the
+# tracer cannot give back (~9 MiB with stacks, README). The stack walk had
+# libdw map each module's whole file, and kept it mapped when the
+# program's malloc failed and tracing stopped: a program that needed the
+# last 20 MiB of its limit failed traced. Now the walk lets those files go
+# with the stream's buffers (frame_rules.h, gt_frame_rules_give_back).
+# tests/progs/heap_grows.c is the subject: it allocates 1 MiB blocks until
+# one fails, and says how many it got.
+#
+# usage: bash big_module_file.sh PRELOAD REPORT PROGRAM WORKDIR
+. "$(dirname "$0")/../lib.sh"
+
+[ $# -eq 4 ] || fail "usage: big_module_file.sh PRELOAD REPORT PROGRAM WORKDIR"
+preload=$1 report=$2 prog=$3 work=$4
+fresh_dir "$work"
+command -v objcopy >/dev/null || fail "objcopy (binutils) is missing"
+
+head -c $((24 << 20)) /dev/zero >"$work/junk"
+objcopy --add-section .junk="$work/junk" --set-section-flags .junk=noload,readonly \
+	"$prog" "$work/big" || fail "objcopy could not add the section"
+rm "$work/junk"
+[ "$(stat -c %s "$work/big")" -gt $((24 << 20)) ] || fail "the copy is not big"
+
+# The limit leaves room for the preload's libraries, its buffers and the
+# file mapped at the first walk, so that the tracer starts, maps the file
+# and traces until the program's own malloc fails.
+limit=$((256 << 10))
+(ulimit -v $limit && "$work/big") >"$work/plain.stdout" || fail "the untraced run failed"
+GITTRACE_OUTPUT=$work/trace.zst run_status "$work/traced" \
+	bash -c 'ulimit -v "$1" && shift && LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$1" "$2"' \
+	sh $limit "$preload" "$work/big"
+check_eq "traced: exit status" 0 "$(cat "$work/traced.status")"
+check_grep "tracing stopped for want of memory" "^gittrace: out of memory" "$work/traced.stderr"
+plain=$(sed -n 's/^allocated \([0-9]*\) MiB$/\1/p' "$work/plain.stdout")
+traced=$(sed -n 's/^allocated \([0-9]*\) MiB$/\1/p' "$work/traced.stdout")
+[ -n "$plain" ] && [ -n "$traced" ] || fail "no count: '$plain' untraced, '$traced' traced"
+echo "ok: untraced the program got $plain MiB under $limit KiB, traced $traced MiB"
+[ "$traced" -ge $((plain - 12)) ] ||
+	fail "traced, the program got $((plain - traced)) MiB less than untraced (at most 12 allowed)"
+"$report" --json "$work/trace.zst" >"$work/report.json" || fail "the report failed"
+finish
