@@ -19,6 +19,7 @@
 
 #include <libunwind.h>
 #include <link.h>
+#include <pthread.h>
 
 struct code_range {
 	uintptr_t probe; /* an address inside the wanted segment */
@@ -50,12 +51,6 @@ void gt_unwind_init(void)
 	unwinder.probe = (uintptr_t)unw_backtrace;
 	dl_iterate_phdr(find_segment, &self);
 	dl_iterate_phdr(find_segment, &unwinder);
-	/*
-	 * libunwind's init opens its memory-check pipe (hooks_fd.c): two
-	 * descriptors counting mode, which walks no stack, does without.
-	 */
-	if (gt_settings.stack_depth)
-		unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
 	gt_stack_walk_init();
 	gt_fork_guard_init();
 }
@@ -64,6 +59,19 @@ int gt_called_by_unwinder(const void *return_address)
 {
 	uintptr_t a = (uintptr_t)return_address;
 	return a >= unwinder.start && a < unwinder.end;
+}
+
+/*
+ * libunwind starts at its first walk, not with the tracer: its init opens
+ * its memory-check pipe (hooks_fd.c), two descriptors that count against
+ * the program's `ulimit -n`, and a process whose every stack our own walk
+ * follows (most of git's) never needs them. Counting mode walks none.
+ */
+static pthread_once_t libunwind_started = PTHREAD_ONCE_INIT;
+
+static void start_libunwind(void)
+{
+	unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
 }
 
 /*
@@ -79,6 +87,7 @@ static __attribute__((noinline)) int libunwind_walk(uintptr_t *ips, int max)
 	int guard = gt_own_begin(); /* libunwind's caches come from malloc */
 	/* Its checks of memory read and write a pipe: cancellation points. */
 	int cancel = gt_cancel_off();
+	pthread_once(&libunwind_started, start_libunwind);
 	int n = unw_backtrace(raw, max + skip_room);
 	gt_cancel_restore(cancel);
 	gt_own_end(guard);

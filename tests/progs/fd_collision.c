@@ -3,8 +3,9 @@
  * after the tracer has started and unwound, then allocates through a frame
  * with no unwind information. That frame makes libunwind guess its caller
  * and check memory, which libunwind 1.6 does through a pipe it made at
- * init on the lowest free descriptors: the very numbers this program now
- * uses (libunwind issues 274, 291).
+ * its start (here, before the program's files) on the lowest free
+ * descriptors: the very numbers this program now uses (libunwind issues
+ * 274, 291).
  *
  * It prints the descriptors from 3 to 699 that are open before it opens
  * anything (those it inherited: the same with and without the preload,
@@ -109,10 +110,15 @@ static int file_holds(const char *dir, const char *name, const char *want)
 	return n == strlen(want) && memcmp(got, want, n) == 0;
 }
 
-/* Allocates through frames that unwind normally: libunwind starts here. */
+/*
+ * The tracer starts here, and libunwind too, through a frame without
+ * unwind information (libunwind starts at its first walk, unwind.c):
+ * while 3 and 4 are free, as they were for a pipe made at init.
+ */
 static NOINLINE void warm_up(void)
 {
 	free(malloc(64));
+	gt_test_alloc_without_unwind_info(64);
 }
 
 int main(int argc, char **argv)
