@@ -39,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* DWARF register numbers on x86-64. */
@@ -62,6 +63,8 @@ static _Atomic(struct table *) rules;
 /* Bumped when a module is unloaded: its rules, and its file, are let go. */
 static _Atomic unsigned generation;
 static pthread_mutex_t learning = PTHREAD_MUTEX_INITIALIZER;
+/* Tracing stopped for want of memory: no module file is mapped any more. */
+static atomic_bool given_back;
 
 struct module {
 	uintptr_t start, end; /* the span of its loaded segments */
@@ -185,6 +188,8 @@ static void read_cfi(const struct loaded *l, struct module *m)
 {
 	if (!l->build_id_len)
 		return; /* nothing to tell the loaded build by */
+	if (atomic_load_explicit(&given_back, memory_order_relaxed))
+		return; /* a walk begun before tracing stopped: libunwind's */
 	int fd = open(l->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat opened;
 	if (fd < 0)
@@ -345,14 +350,38 @@ unsigned gt_frame_rules_generation(void)
 	return atomic_load_explicit(&generation, memory_order_relaxed);
 }
 
-void gt_frame_rules_give_back(void)
+/* Lets go of the modules' files if tracing stopped for want of memory. */
+static void give_back_locked(void)
 {
-	if (pthread_mutex_trylock(&learning))
+	if (!atomic_load_explicit(&given_back, memory_order_relaxed))
 		return;
 	/* libdw and libelf free what they allocated: the tracer's own calls. */
 	int guard = gt_own_begin();
 	forget_modules();
 	gt_own_end(guard);
+}
+
+/*
+ * How long a give-back waits for a thread that is reading a rule: one
+ * read takes well under a millisecond, but a reader may be waiting for
+ * the loader's lock, which this thread may hold (gt_frame_rule_learn).
+ */
+#define GIVE_BACK_WAIT_NS (100 * 1000 * 1000)
+
+void gt_frame_rules_give_back(void)
+{
+	atomic_store_explicit(&given_back, 1, memory_order_relaxed);
+	struct timespec until;
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_nsec += GIVE_BACK_WAIT_NS;
+	if (until.tv_nsec >= 1000000000) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000;
+	}
+	/* Past the wait, the reader lets them go when it is done. */
+	if (pthread_mutex_clocklock(&learning, CLOCK_MONOTONIC, &until))
+		return;
+	give_back_locked();
 	pthread_mutex_unlock(&learning);
 }
 
@@ -387,6 +416,7 @@ int gt_frame_rule_learn(uintptr_t ip)
 	}
 	gt_cancel_restore(cancel);
 	gt_own_end(guard);
+	give_back_locked(); /* a give-back that could not wait for this learner */
 	pthread_mutex_unlock(&learning);
 	return failed;
 }

@@ -52,10 +52,11 @@ unsigned gt_frame_rules_generation(void);
 
 /*
  * Tracing stopped for want of memory: the modules' files libdw mapped are
- * let go now, as their whole files count against a limit on address space
- * (`ulimit -v`), however little of them the rules were read from. The
- * rules read stay. Skipped while another thread learns a rule, which is
- * never waited for (gt_frame_rule_learn).
+ * let go, as their whole files count against a limit on address space
+ * (`ulimit -v`), however little of them the rules were read from, and no
+ * file is mapped again (rules read from then on are GT_RULE_OTHER). The
+ * rules read stay. A thread that is reading a rule is waited for 100 ms
+ * at most; past that it lets the files go when it is done.
  */
 void gt_frame_rules_give_back(void);
 

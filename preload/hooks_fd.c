@@ -13,7 +13,7 @@
  *
  * So libunwind's calls are steered, recognised by their return address:
  *   pipe2  the pipe is made, then moved to 700 or above, where programs do
- *          not put files, and remembered;
+ *          not put files, and remembered; with no room there, not made;
  *   read   before each check libunwind reads the pipe: if either end no
  *          longer is that pipe (the program closed it or dup2'd onto it),
  *          nothing is read and libunwind sees EBADF, so it makes a new pipe;
@@ -79,22 +79,48 @@ static int is_unwinder_pipe(int fd)
 	       st.st_dev == pipe_dev && st.st_ino == pipe_ino;
 }
 
+/* Moves a pipe end to GT_FD_FLOOR or above, close-on-exec; -1 (closed) if none is free there. */
+static int pipe_end_high(int fd)
+{
+	int high = fcntl(fd, F_DUPFD_CLOEXEC, GT_FD_FLOOR);
+	close(fd);
+	return high;
+}
+
+/*
+ * libunwind's pipe goes to GT_FD_FLOOR or above, or is not made at all:
+ * libunwind starts at its first walk (unwind.c), in the middle of the run,
+ * and a pipe on lower numbers would take ones the program counts on (a
+ * program at its `ulimit -n` that has just closed two). Without it
+ * libunwind's memory checks fail, and a stack it must guess through ends
+ * at the first guess.
+ */
 GT_EXPORT int GT_HOOK_NAME(pipe2)(int fds[2], int flags)
 {
 	if (!gt_real_pipe2)
 		gt_resolve_real();
+	int before[2] = {fds[0], fds[1]};
 	int r = gt_real_pipe2 ? gt_real_pipe2(fds, flags) : (int)syscall(SYS_pipe2, fds, flags);
 	if (r || !gt_called_by_unwinder(__builtin_return_address(0)))
 		return r;
+	int rd = pipe_end_high(fds[0]), wr = pipe_end_high(fds[1]);
+	if (rd < 0 || wr < 0) {
+		if (rd >= 0)
+			close(rd);
+		if (wr >= 0)
+			close(wr);
+		fds[0] = before[0]; /* as a failed pipe2 leaves them */
+		fds[1] = before[1];
+		errno = EMFILE;
+		return -1;
+	}
 	struct stat st;
-	fds[0] = gt_fd_move_high(fds[0]);
-	fds[1] = gt_fd_move_high(fds[1]);
-	if (fstat(fds[0], &st) == 0) {
+	if (fstat(rd, &st) == 0) {
 		pipe_dev = st.st_dev;
 		pipe_ino = st.st_ino;
 	}
-	unwinder_pipe[0] = fds[0];
-	unwinder_pipe[1] = fds[1];
+	fds[0] = unwinder_pipe[0] = rd;
+	fds[1] = unwinder_pipe[1] = wr;
 	return 0;
 }
 

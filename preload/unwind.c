@@ -6,8 +6,9 @@
  * thread's stack kept since its previous allocation, where libunwind
  * would step through all of them again. A stack it cannot follow goes to
  * libunwind's unw_backtrace, which gives the same addresses, under the
- * fork guard (fork_guard.c). libunwind caches per thread, so unwinds
- * never wait for each other.
+ * fork guard (fork_guard.c). libunwind is asked to cache per thread, so
+ * that its unwinds never wait for each other; a libunwind built without
+ * per-thread caches (Debian 12's 1.6) keeps its one cache behind a lock.
  */
 #define UNW_LOCAL_ONLY
 #include "unwind.h"
