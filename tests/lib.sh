@@ -155,6 +155,18 @@ same_outcome() {
 	[ "$warnings" -eq 0 ] || echo "ok: $name: $(grep '^gittrace:' "$traced.stderr")"
 }
 
+# plain_and_traced NAME PRELOAD CMD...: runs CMD untraced ($work/plain.*,
+# run_status) and under PRELOAD, its trace in $work/trace.zst
+# ($work/traced.*), and checks that both did the same, with no warning
+# (same_outcome).
+plain_and_traced() {
+	local name=$1 preload=$2
+	shift 2
+	run_status "$work/plain" "$@"
+	GITTRACE_OUTPUT=$work/trace.zst run_status "$work/traced" run_traced "$preload" "$@"
+	same_outcome "$name" "$work/plain" "$work/traced" 0
+}
+
 # complete_prefix FILE: prints the length of the longest prefix of FILE made
 # of whole blocks (skippable header frame + zstd frame), read from the
 # block headers as include/gittrace/format.h lays them out: an 8-byte

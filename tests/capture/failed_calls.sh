@@ -11,9 +11,7 @@
 preload=$1 report=$2 prog=$3 work=$4
 fresh_dir "$work"
 
-run_status "$work/plain" "$prog"
-GITTRACE_OUTPUT=$work/trace.zst run_status "$work/traced" run_traced "$preload" "$prog"
-same_outcome "failed calls" "$work/plain" "$work/traced" 0
+plain_and_traced "failed calls" "$preload" "$prog"
 check_eq "failed calls: exit status" 0 "$(cat "$work/plain.status")"
 
 "$report" --json "$work/trace.zst" >"$work/report.json" || fail "the report failed"

@@ -13,12 +13,10 @@
 preload=$1 report=$2 prog=$3 work=$4
 fresh_dir "$work"
 
-run_status "$work/plain" "$prog"
+plain_and_traced huge_request "$preload" "$prog"
 check_eq "untraced exit status" 0 "$(cat "$work/plain.status")"
 check_eq "untraced: the four huge requests fail with ENOMEM" 4 \
 	"$(grep -c ': ENOMEM$' "$work/plain.stdout" || true)"
-GITTRACE_OUTPUT=$work/trace.zst run_status "$work/traced" run_traced "$preload" "$prog"
-same_outcome huge_request "$work/plain" "$work/traced" 0
 "$report" --dump "$work/trace.zst" >"$work/trace.dump"
 check_eq "the blocks after the huge requests" 1000 \
 	"$(grep -c " CALL fn=malloc .* size=4327 " "$work/trace.dump" || true)"

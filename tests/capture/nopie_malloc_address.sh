@@ -14,9 +14,7 @@
 preload=$1 report=$2 prog=$3 work=$4
 fresh_dir "$work"
 
-run_status "$work/plain" "$prog"
-GITTRACE_OUTPUT=$work/trace.zst run_status "$work/traced" run_traced "$preload" "$prog"
-same_outcome "nopie" "$work/plain" "$work/traced" 0
+plain_and_traced "nopie" "$preload" "$prog"
 "$report" --json "$work/trace.zst" >"$work/trace.json"
 check_eq "trace complete" true "$(jq .trace.complete "$work/trace.json")"
 "$report" --dump "$work/trace.zst" >"$work/trace.dump"
