@@ -27,13 +27,13 @@ static void calls(struct gt_json *j, const uint64_t *c)
  * calls scaled, as in every sum of time) and its failed calls; mmap64's
  * folded into mmap, as in "calls".
  */
-static void functions(struct gt_json *j, const uint64_t *calls, const uint64_t *ns,
+static void functions(struct gt_json *j, const uint64_t *count, const uint64_t *ns,
 		      const uint64_t *failed)
 {
 	gt_json_begin_object(j);
 	for (int f = 0; f < GT_FN_COUNT; f++) {
 		int both = f == GT_FN_MMAP;
-		uint64_t n = calls[f] + (both ? calls[GT_FN_MMAP64] : 0);
+		uint64_t n = count[f] + (both ? count[GT_FN_MMAP64] : 0);
 		if (f == GT_FN_MMAP64 || !n)
 			continue;
 		gt_json_key(j, gt_fn_names[f]);
