@@ -53,7 +53,8 @@ quiet_chrome() {
 # DOM after its script ran to OUT.dom; fails on console messages or if the
 # page's script says it failed.
 render() {
-	local page=$1 out=$2 url="file://$1${3:+#$3}"
+	local page=$1 out=$2
+	local url="file://$page${3:+#$3}"
 	quiet_chrome "$(dirname "$out")" "$url" --dump-dom >"$out.dom"
 	check_eq "script status of $(basename "$url")" ok \
 		"$(grep -o 'id="gt-status" data-state="[a-z]*"' "$out.dom" | sed 's/.*data-state="//; s/"$//')"
@@ -106,7 +107,8 @@ check_has() {
 }
 
 # check_common JSON DOM: what every rendered report shows: the verdict's
-# headline, every process's command line, a timeline chart per process
+# headline, every process's command line, the calls by function (malloc's
+# count as --json sums it), a timeline chart per process
 # with calls, and flame-graph frames; and that nothing in it would load
 # from elsewhere.
 check_common() {
@@ -121,6 +123,8 @@ check_common() {
 	while IFS= read -r cmd; do
 		check_has "process '$cmd'" "$dom" "$(html_text "$cmd")"
 	done < <(jq -r '.processes[] | .argv | join(" ")' "$json")
+	check_has "calls by function: malloc's row" "$dom" \
+		"<tr><td>malloc</td><td class=\"num\">$(jq .totals.functions.malloc.calls "$json")</td>"
 	n=$(jq '[.processes[] | select(.events > 0)] | length' "$json")
 	# Four heaviest timelines are open and drawn; the others draw when opened.
 	[ "$n" -gt 4 ] && n=4

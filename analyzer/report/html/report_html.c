@@ -213,6 +213,10 @@ void gt_report_html(FILE *out, const struct gt_summary *s, const struct gt_flame
 	gt_html_procs(out, s);
 	fputs("</section>\n", out);
 
+	fputs("<section class=\"card\"><h2>Calls by function</h2>\n", out);
+	gt_html_functions(out, s);
+	fputs("</section>\n", out);
+
 	fputs("<section class=\"card\" id=\"gt-windows-section\"><h2>Pack windows</h2>\n"
 	      "<p class=\"help\">Per process that mapped pack windows: the window size in "
 	      "effect, pack maps and distinct regions, least-recently-used evictions, and the "

@@ -24,6 +24,9 @@ void gt_html_command(FILE *out, const struct gt_image *img);
 /* The process tree table (parents before children, indented). */
 void gt_html_procs(FILE *out, const struct gt_summary *s);
 
+/* Calls, time inside and failed calls by function, summed over the processes. */
+void gt_html_functions(FILE *out, const struct gt_summary *s);
+
 /*
  * The pack windows of every process that mapped some, with the window
  * advice and its model's assumptions.
