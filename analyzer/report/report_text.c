@@ -78,12 +78,18 @@ static void verdict_block(FILE *out, const struct gt_verdict *v, const char *tit
 		wrap(out, "  - ", 4, v->evidence[i]);
 }
 
-/* The bytes of text's first columns; "←" is 3 bytes and 1 column. */
+/* A UTF-8 byte after a sequence's first: no column of its own ("←" is 3 bytes, 1 column). */
+static int continues(char c)
+{
+	return ((unsigned char)c & 0xc0) == 0x80;
+}
+
+/* The bytes of text's first columns. */
 static size_t columns_len(const char *text, size_t columns)
 {
 	size_t len = 0, seen = 0;
 	for (; text[len]; len++) {
-		if (((unsigned char)text[len] & 0xc0) == 0x80)
+		if (continues(text[len]))
 			continue;
 		if (seen++ == columns)
 			break;
@@ -155,12 +161,12 @@ static void tree(FILE *out, const struct gt_summary *s, size_t shown)
 		fprintf(out, "  * incomplete: killed, or the trace was cut short\n");
 }
 
-/* Prints text right-aligned in width columns: a UTF-8 sequence is one ("µs"). */
+/* Prints text right-aligned in width columns ("µs" is 2). */
 static void right(FILE *out, const char *text, int width)
 {
 	int columns = 0;
 	for (const char *c = text; *c; c++)
-		columns += ((unsigned char)*c & 0xc0) != 0x80;
+		columns += !continues(*c);
 	fprintf(out, "%*s%s", width > columns ? width - columns : 0, "", text);
 }
 
