@@ -381,13 +381,7 @@ GT_EXPORT int GT_HOOK_NAME(__libc_start_main)(int (*main)(int, char **, char **)
 static void end_before_underscore_exit(int status)
 {
 	need_real();
-	gt_abandon_interrupted_hook();
-	if (gt_enter_to_end()) {
-		if (gt_stream_is_ours())
-			gt_image_end(GT_END_UNDERSCORE_EXIT, gt_exit_code(status));
-		gt_leave();
-		gt_end_child_forked_meanwhile(GT_END_UNDERSCORE_EXIT, gt_exit_code(status));
-	}
+	gt_end_image_abruptly(GT_END_UNDERSCORE_EXIT, gt_exit_code(status));
 }
 
 GT_EXPORT void GT_HOOK_NAME(_exit)(int status)

@@ -12,6 +12,7 @@
 #include "hooks_sandbox.h"
 
 #include "hooks_fd.h"
+#include "hooks_signal.h"
 #include "interpose.h"
 #include "lifecycle.h"
 #include "session.h"
@@ -39,6 +40,7 @@ void gt_before_sandbox(void)
 {
 	int saved_errno = errno;
 	gt_fds_in_sandbox();
+	gt_signals_give_back();
 	/*
 	 * Tracing, but not the stream's process (a vfork child, a child cloned
 	 * through syscall()): the owner's records are not this one's to write.

@@ -193,6 +193,17 @@ void gt_end_child_forked_meanwhile(enum gt_end_reason reason, int status)
 	gt_leave();
 }
 
+void gt_end_image_abruptly(enum gt_end_reason reason, int status)
+{
+	gt_abandon_interrupted_hook();
+	if (gt_enter_to_end()) {
+		if (gt_stream_is_ours())
+			gt_image_end(reason, status);
+		gt_leave();
+		gt_end_child_forked_meanwhile(reason, status);
+	}
+}
+
 void gt_abandon_interrupted_hook(void)
 {
 	/* Not in a vfork child: the guard it sees is its parent's thread's. */

@@ -75,6 +75,15 @@ void gt_end_child_forked_meanwhile(enum gt_end_reason reason, int status);
 void gt_abandon_interrupted_hook(void);
 
 /*
+ * Ends the image where the process ends past exit's handlers: at _exit,
+ * _Exit and quick_exit, and from a handler of a signal about to kill it
+ * (hooks_signal.c). A hook this thread was in, interrupted by the handler
+ * that ends the process, is abandoned (gt_abandon_interrupted_hook); inside
+ * the stream, nothing is written. Not a vfork parent's image.
+ */
+void gt_end_image_abruptly(enum gt_end_reason reason, int status);
+
+/*
  * quick_exit(status) has ended the image and runs the at_quick_exit
  * handlers, after which libc ends the process past every hook: a child
  * that a handler forks ends its own image, with the same status, when that

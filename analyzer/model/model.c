@@ -825,11 +825,20 @@ uint64_t gt_image_threads(const struct gt_image *img)
 int gt_image_exit_status(const struct gt_image *img, int *status)
 {
 	/* -1: the status is unknown (the program returned from main). */
-	if (!img->ended || img->end.reason == GT_END_EXEC || img->end.status < 0)
+	if (!img->ended ||
+	    (img->end.reason != GT_END_EXIT && img->end.reason != GT_END_UNDERSCORE_EXIT) ||
+	    img->end.status < 0)
 		return 0;
 	/* Writers before 2026-12-06 wrote what exit was given whole (300, not 44). */
 	*status = (int)(img->end.status & 0xff);
 	return 1;
+}
+
+int gt_image_killed_by(const struct gt_image *img)
+{
+	return img->ended && img->end.reason == GT_END_SIGNAL && img->end.status > 0
+		       ? (int)img->end.status
+		       : 0;
 }
 
 uint64_t gt_image_map_calls(const struct gt_image *img)

@@ -218,6 +218,12 @@ uint64_t gt_image_threads(const struct gt_image *img);
 /* 1 and *status when the image ended by exit or _exit with a known status. */
 int gt_image_exit_status(const struct gt_image *img, int *status);
 
+/*
+ * The signal that killed the process after its tracer wrote its records
+ * (END reason signal, since 4.1), else 0.
+ */
+int gt_image_killed_by(const struct gt_image *img);
+
 /* mmap, mmap64, munmap and mremap calls. */
 uint64_t gt_image_map_calls(const struct gt_image *img);
 

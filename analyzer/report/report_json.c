@@ -252,6 +252,11 @@ void gt_report_json_process(struct gt_json *j, const struct gt_summary *s, const
 		gt_json_int(j, p->exit_status);
 	else
 		gt_json_null(j);
+	gt_json_key(j, "killed_by");
+	if (*p->killed_by)
+		gt_json_str(j, p->killed_by);
+	else
+		gt_json_null(j);
 	gt_json_kv_uint(j, "events", img->events);
 	gt_json_kv_uint(j, "dropped_calls", img->dropped_calls);
 	gt_json_kv_uint(j, "exec_failures", img->exec_failures);

@@ -116,6 +116,31 @@ static void cut_line(FILE *out, const char *text, int columns)
 	cut_text(out, text, columns, "\n");
 }
 
+/* A process's mark in the table: * incomplete, ! killed by a signal. */
+static const char *tree_mark(const struct gt_proc *p)
+{
+	return !gt_image_complete(p->img) ? "*" : *p->killed_by ? "!" : " ";
+}
+
+/* The footnote of the ! mark: the signals that killed processes, each once. */
+static void killed_note(FILE *out, const struct gt_summary *s)
+{
+	char names[96] = "";
+	size_t len = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		const char *name = s->procs[i].killed_by;
+		if (!*name || strstr(names, name))
+			continue;
+		int n = snprintf(names + len, sizeof(names) - len, "%s%s", len ? ", " : "", name);
+		if (n < 0 || (size_t)n >= sizeof(names) - len)
+			break;
+		len += (size_t)n;
+	}
+	if (len)
+		fprintf(out, "  ! killed by %s; its calls up to then are all in the trace\n",
+			names);
+}
+
 /* The table of the first `shown` processes, and a line for the rest. */
 static void tree(FILE *out, const struct gt_summary *s, size_t shown)
 {
@@ -130,10 +155,9 @@ static void tree(FILE *out, const struct gt_summary *s, size_t shown)
 		const char *origin = p->origin;
 		gt_command_label(img, cmd, sizeof(cmd));
 		stars += !gt_image_complete(img);
-		int n = fprintf(out,
-				"  %7" PRIu32 " %7" PRIu64 " %5s %8.3f %8.3f %10" PRIu64 "%s  ",
-				img->pid, img->ppid, origin, p->cpu, p->wall, img->events,
-				gt_image_complete(img) ? " " : "*");
+		int n = fprintf(
+			out, "  %7" PRIu32 " %7" PRIu64 " %5s %8.3f %8.3f %10" PRIu64 "%s  ",
+			img->pid, img->ppid, origin, p->cpu, p->wall, img->events, tree_mark(p));
 		cut_line(out, cmd, WIDTH - n > 10 ? WIDTH - n : 10);
 	}
 	if (shown < s->n) {
@@ -159,6 +183,7 @@ static void tree(FILE *out, const struct gt_summary *s, size_t shown)
 	}
 	if (stars)
 		fprintf(out, "  * incomplete: killed, or the trace was cut short\n");
+	killed_note(out, s);
 }
 
 /* Prints text right-aligned in width columns ("µs" is 2). */

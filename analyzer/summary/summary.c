@@ -551,6 +551,26 @@ void gt_summary_on_stacks(struct gt_summary *s, gt_proc_stacks_hook *hook, void 
  * retiring it (calls that arrive for an image after it was summarized
  * still count).
  */
+/*
+ * The name of signal sig, as the traced system numbers it, into name (""
+ * for 0). The tracer ends an image for the four signals it catches
+ * (preload/hooks_signal.c), numbered alike on Linux and macOS; another
+ * number is written as a number.
+ */
+static void signal_name(int sig, char *name, size_t size)
+{
+	static const struct {
+		int sig;
+		const char *name;
+	} names[] = {{1, "SIGHUP"}, {2, "SIGINT"}, {13, "SIGPIPE"}, {15, "SIGTERM"}};
+	*name = '\0';
+	if (sig)
+		snprintf(name, size, "signal %d", sig);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].sig == sig)
+			snprintf(name, size, "%s", names[i].name);
+}
+
 static void set_facts(struct gt_proc *p)
 {
 	const struct gt_image *img = p->img;
@@ -571,6 +591,7 @@ static void set_facts(struct gt_proc *p)
 	p->threads = gt_image_threads(img);
 	p->map_calls = gt_image_map_calls(img);
 	p->has_exit_status = gt_image_exit_status(img, &p->exit_status);
+	signal_name(gt_image_killed_by(img), p->killed_by, sizeof(p->killed_by));
 }
 
 /*

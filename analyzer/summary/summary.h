@@ -109,6 +109,7 @@ struct gt_proc {
 	double peak_seconds;
 	uint64_t threads, map_calls;
 	int has_exit_status, exit_status;
+	char killed_by[16];	/* the signal that killed it ("SIGPIPE"), "" if none */
 	struct gt_site **sites; /* by allocations, descending */
 	size_t nsites;
 	struct gt_caller_row *callers; /* by allocations, descending */

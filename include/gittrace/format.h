@@ -74,7 +74,9 @@
  * codes of blocks returned in a column of their own, and taken from any
  * depth of their class's list of freed blocks, new addresses in 16-byte
  * units (see "Addresses"); in a block of time_shift > 0, untimed CALLs
- * have no time entry.
+ * have no time entry. 4.1 — END reason signal: the process was killed by a
+ * signal it had left at its default action, its records written first (a 4.0
+ * reader names the reason unknown and takes the signal for an exit status).
  */
 #ifndef GITTRACE_FORMAT_H
 #define GITTRACE_FORMAT_H
@@ -84,7 +86,7 @@
 #include <string.h>
 
 #define GT_FORMAT_MAJOR 4
-#define GT_FORMAT_MINOR 0
+#define GT_FORMAT_MINOR 1
 
 /* zstd reserves 0x184D2A50..0x184D2A5F for skippable frames; we take one. */
 #define GT_SKIPPABLE_MAGIC	 0x184D2A5Du
@@ -362,6 +364,7 @@ enum gt_end_reason {
 	GT_END_EXIT = 0,	    /* exit() / return from main (status if known) */
 	GT_END_UNDERSCORE_EXIT = 1, /* _exit(), _Exit() or quick_exit(): status known */
 	GT_END_EXEC = 2,	    /* about to exec; status -1 */
+	GT_END_SIGNAL = 3,	    /* killed by a signal at its default action: its number (4.1) */
 };
 
 enum gt_drop_reason {
@@ -372,7 +375,7 @@ enum gt_drop_reason {
 
 /* Names of the enums' values (reports, --dump); "unknown" for others. */
 static const char *const gt_origin_names[] = {"root", "fork", "exec"};
-static const char *const gt_end_reason_names[] = {"exit", "_exit", "exec"};
+static const char *const gt_end_reason_names[] = {"exit", "_exit", "exec", "signal"};
 static const char *const gt_drop_reason_names[] = {"no-memory", "lock-timeout", "busy"};
 #define GT_NAME_OF(names, v) ((v) < sizeof(names) / sizeof((names)[0]) ? (names)[v] : "unknown")
 

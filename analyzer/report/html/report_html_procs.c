@@ -40,7 +40,10 @@ static void row(FILE *out, const struct gt_proc *p, int depth, const struct tota
 		fputs("<span class=\"branch\">&#x2514; </span>", out);
 	fprintf(out, "<b>%" PRIu32 "</b> <span class=\"argv\">", img->pid);
 	gt_html_command(out, img);
-	fprintf(out, "</span>%s</td><td>%s</td>", gt_image_complete(img) ? "" : " *", p->origin);
+	fprintf(out, "</span>%s", gt_image_complete(img) ? "" : " *");
+	if (*p->killed_by) /* a signal's name, or "signal N": nothing to escape */
+		fprintf(out, " <span class=\"note\">(killed by %s)</span>", p->killed_by);
+	fprintf(out, "</td><td>%s</td>", p->origin);
 	snprintf(text, sizeof(text), "%.3f", p->cpu);
 	bar_cell(out, share(p->cpu, t->cpu), text);
 	fprintf(out, "<td class=\"num\">%.3f</td>", p->wall);

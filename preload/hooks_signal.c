@@ -1,0 +1,167 @@
+/*
+ * A process that a signal kills loses the records it has not written yet:
+ * up to a second of calls, and all of a short run's. That is how most git
+ * runs that do not exit end: `git log | head` and a pager quit early
+ * (SIGPIPE), Ctrl-C (SIGINT), kill and timeout (SIGTERM), a closed terminal
+ * (SIGHUP). Untraced, `git log -p | head -1` dies of SIGPIPE in its first
+ * write past the pipe's end; traced, it left an image with no call.
+ *
+ * So each of those four signals that is at its default action when the
+ * tracer starts gets a handler (catcher) that ends the image, writing what
+ * the tracer holds and an END of reason signal, then puts the default back
+ * and raises the signal again: the process dies of it as untraced, with
+ * the same status for its parent. A signal the program ignores, handles or
+ * blocks is never seen here. Nothing else changes: the program sets and
+ * reads these signals' actions through the sigaction and signal hooks
+ * below, which answer the default where the catcher stands, and put the
+ * catcher back where the program asks for the default (git's own handlers
+ * clean up, set the default and raise). An exec resets the catcher to the
+ * default, as it resets every handled signal; the program it starts
+ * catches them again if it is traced.
+ *
+ * Where the signal interrupted the tracer inside its stream, the image
+ * cannot end (gt_end_image_abruptly): the process dies as before, and the
+ * report says its trace was cut. Not caught: init (pid 1), whose default
+ * actions the kernel does not carry out. Not hidden: /proc/self/status's
+ * SigCgt, and actions read with the system call itself or with sigset,
+ * sysv_signal and bsd_signal. Linux only, as the other signal hooks.
+ */
+#include "hooks_signal.h"
+
+#include "gittrace/format.h"
+#include "interpose.h"
+#include "lifecycle.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+static const int caught_signals[] = {SIGHUP, SIGINT, SIGPIPE, SIGTERM};
+#define GT_CAUGHT (sizeof(caught_signals) / sizeof(caught_signals[0]))
+
+/*
+ * Whether the catchers are in use (from the start until a sandbox), and for
+ * each caught signal the action the program reads where the catcher stands:
+ * the default it had at the start, or the default it last set, as the
+ * system gave it back then (flags and mask included).
+ */
+static int catching;
+static struct sigaction program_default[GT_CAUGHT];
+
+/* glibc's own names for the two, where the hooks run before dlsym has answered. */
+extern int __sigaction(int sig, const struct sigaction *act, struct sigaction *oldact);
+
+static int real_sigaction(int sig, const struct sigaction *act, struct sigaction *oldact)
+{
+	if (!gt_real_sigaction)
+		gt_resolve_real();
+	return gt_real_sigaction ? gt_real_sigaction(sig, act, oldact)
+				 : __sigaction(sig, act, oldact);
+}
+
+static sighandler_t real_signal(int sig, sighandler_t handler)
+{
+	if (!gt_real_signal)
+		gt_resolve_real();
+	return gt_real_signal ? gt_real_signal(sig, handler) : ssignal(sig, handler);
+}
+
+/* The index of sig in caught_signals while catching, else -1. */
+static int caught_index(int sig)
+{
+	for (unsigned i = 0; catching && i < GT_CAUGHT; i++)
+		if (caught_signals[i] == sig)
+			return (int)i;
+	return -1;
+}
+
+static void catcher(int sig);
+
+static int is_catcher(const struct sigaction *a)
+{
+	return !(a->sa_flags & SA_SIGINFO) && a->sa_handler == catcher;
+}
+
+/*
+ * Caught signal i gets the catcher if its action is the default: every
+ * other signal blocked while it runs. A signal that comes between the
+ * program's setting and this one meets the default, as untraced.
+ */
+static void catch_if_default(int i)
+{
+	struct sigaction now, catch = {.sa_handler = catcher, .sa_flags = SA_RESTART};
+	sigfillset(&catch.sa_mask);
+	if (real_sigaction(caught_signals[i], NULL, &now) == 0 && now.sa_handler == SIG_DFL) {
+		program_default[i] = now;
+		real_sigaction(caught_signals[i], &catch, NULL);
+	}
+}
+
+static void catcher(int sig)
+{
+	int i = caught_index(sig);
+	gt_end_image_abruptly(GT_END_SIGNAL, sig);
+	struct sigaction dfl = {.sa_handler = SIG_DFL};
+	real_sigaction(sig, i >= 0 ? &program_default[i] : &dfl, NULL);
+	sigset_t only;
+	sigemptyset(&only);
+	sigaddset(&only, sig);
+	pthread_sigmask(SIG_UNBLOCK, &only, NULL);
+	raise(sig); /* the default action: the process ends here */
+}
+
+/*
+ * Before the program's main, once tracing is on (gt_enter starts it if no
+ * call has): each caught signal at its default action gets the catcher.
+ */
+__attribute__((constructor)) static void catch_signals(void)
+{
+	if (getpid() == 1 || !gt_enter())
+		return;
+	gt_leave();
+	catching = 1;
+	for (unsigned i = 0; i < GT_CAUGHT; i++)
+		catch_if_default((int)i);
+}
+
+void gt_signals_give_back(void)
+{
+	for (unsigned i = 0; catching && i < GT_CAUGHT; i++) {
+		struct sigaction now;
+		if (real_sigaction(caught_signals[i], NULL, &now) == 0 && is_catcher(&now))
+			real_sigaction(caught_signals[i], &program_default[i], NULL);
+	}
+	catching = 0;
+}
+
+GT_EXPORT int GT_HOOK_NAME(sigaction)(int sig, const struct sigaction *act,
+				      struct sigaction *oldact)
+{
+	int i = caught_index(sig);
+	if (i < 0)
+		return real_sigaction(sig, act, oldact);
+	int to_default = act && act->sa_handler == SIG_DFL; /* act may be oldact */
+	struct sigaction old;
+	if (real_sigaction(sig, act, &old))
+		return -1;
+	if (oldact)
+		*oldact = is_catcher(&old) ? program_default[i] : old;
+	if (to_default)
+		catch_if_default(i);
+	return 0;
+}
+
+/* glibc's signal() is BSD's; its flags depend on siginterrupt(), so the real one sets. */
+GT_EXPORT sighandler_t GT_HOOK_NAME(signal)(int sig, sighandler_t handler)
+{
+	int i = caught_index(sig);
+	sighandler_t old = real_signal(sig, handler);
+	if (i < 0 || old == SIG_ERR)
+		return old;
+	if (old == catcher)
+		old = SIG_DFL;
+	if (handler == SIG_DFL)
+		catch_if_default(i);
+	return old;
+}

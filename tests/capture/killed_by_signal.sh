@@ -1,0 +1,98 @@
+# killed_by_signal.sh: a process that SIGHUP, SIGINT, SIGPIPE or SIGTERM
+# kills at their default action has all its calls in the trace, and the
+# report says which signal killed it; the program reads and sets those
+# signals' actions as untraced, and dies with the same status
+# (preload/hooks_signal.c). Before, such a process lost its unwritten calls
+# (all of a short run's) and the report took it for cut short.
+# tests/progs/signal_actions.c is the subject; `git log -p | head -1` the
+# everyday case.
+#
+# usage: bash killed_by_signal.sh PRELOAD REPORT PROGRAM WORKDIR
+. "$(dirname "$0")/../lib.sh"
+
+[ $# -eq 4 ] || fail "usage: killed_by_signal.sh PRELOAD REPORT PROGRAM WORKDIR"
+preload=$1 report=$2 prog=$3 work=$4
+fresh_dir "$work"
+clean_gittrace_env
+
+# killed NAME SIGNAL MALLOCS: the report of $work/trace.zst says that its one
+# process, complete, was killed by SIGNAL ("null": not killed), after at
+# least MALLOCS calls of malloc.
+killed() {
+	local name=$1 signal=$2 mallocs=$3
+	"$report" --json "$work/trace.zst" >"$work/$name.json" || fail "$name: the report failed"
+	check_complete "$name" "$work/$name.json"
+	check_eq "$name: killed by" "$signal" "$(jq -r '.processes[0].killed_by' "$work/$name.json")"
+	local n
+	n=$(jq '.processes[0].calls.malloc' "$work/$name.json")
+	[ "$n" -ge "$mallocs" ] || fail "$name: $n calls of malloc in the trace, $mallocs made"
+	echo "ok: $name: $n calls of malloc"
+}
+
+# program_case MODE STATUS SIGNAL MALLOCS: `PROGRAM MODE` does the same
+# untraced and traced, ends with STATUS, and the report says it was killed
+# by SIGNAL after MALLOCS calls of malloc (killed).
+program_case() {
+	plain_and_traced "$1" "$preload" "$prog" "$1"
+	check_eq "$1: exit status" "$2" "$(cat "$work/plain.status")"
+	killed "$1" "$3" "$4"
+}
+
+program_case actions 0 null 0
+program_case pipe $((128 + 13)) SIGPIPE 1000
+program_case handled $((128 + 2)) SIGINT 1000
+program_case ignored 0 null 1000
+check_eq "ignored: exit status in the report" 0 \
+	"$(jq '.processes[0].exit_status' "$work/ignored.json")"
+
+# waited_out OUT SIGNAL CMD...: runs CMD, a program (the signal goes to the
+# job's process), in the background, its stdout in OUT.stdout, until it
+# prints "ready"; then sends it SIGNAL and writes its exit status in
+# OUT.status. (A background job of a script ignores SIGINT: `handled` above
+# raises that one.)
+waited_out() {
+	local out=$1 signal=$2 pid status=0
+	shift 2
+	: >"$out.stdout" # not the last run's "ready": the job truncates it only once it runs
+	"$@" >"$out.stdout" 2>"$out.stderr" &
+	pid=$!
+	until grep -q ready "$out.stdout" 2>/dev/null; do
+		kill -0 "$pid" 2>/dev/null || fail "$out: ended before it was ready"
+		sleep 0.05
+	done
+	kill "-$signal" "$pid"
+	wait "$pid" || status=$?
+	echo "$status" >"$out.status"
+}
+
+for signal in HUP TERM; do
+	waited_out "$work/plain" "$signal" "$prog" wait
+	waited_out "$work/traced" "$signal" env GITTRACE_OUTPUT="$work/trace.zst" \
+		LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$preload" "$prog" wait
+	same_outcome "SIG$signal" "$work/plain" "$work/traced" 0
+	check_eq "SIG$signal: exit status" "$((128 + $(kill -l "$signal")))" \
+		"$(cat "$work/plain.status")"
+	killed "SIG$signal" "SIG$signal" 1000
+done
+
+# git log -p writes 2 MiB into a pipe whose reader stops after a line: git
+# fills the pipe, and its next write after head exits raises SIGPIPE.
+use_git
+repo=$work/repo
+"$GIT" init -q "$repo"
+seq 1 300000 >"$repo/numbers"
+"$GIT" -C "$repo" add numbers
+"$GIT" -C "$repo" -c user.name=t -c user.email=t@t commit -q -m numbers
+pipeline='"$0" -C "$1" log -p | head -n 1; echo "${PIPESTATUS[0]}" >"$2"'
+bash -c "$pipeline" "$GIT" "$repo" "$work/plain.status" >"$work/plain.stdout"
+GITTRACE_OUTPUT=$work/trace.zst run_traced "$preload" \
+	bash -c "$pipeline" "$GIT" "$repo" "$work/traced.status" >"$work/traced.stdout"
+check_eq "git log -p | head -1: git's status" 141 "$(cat "$work/plain.status")"
+check_eq "git log -p | head -1: git's status traced" 141 "$(cat "$work/traced.status")"
+same_files "git log -p | head -1: stdout" "$work/plain.stdout" "$work/traced.stdout"
+"$report" --json "$work/trace.zst" >"$work/git.json" || fail "git: the report failed"
+check_complete "git log -p | head -1" "$work/git.json"
+check_eq "git log -p | head -1: the processes killed" "git:SIGPIPE" \
+	"$(jq -r '[.processes[] | select(.killed_by) | "\(.exe | split("/") | last):\(.killed_by)"]
+		| join(" ")' "$work/git.json")"
+finish

@@ -1,0 +1,152 @@
+/*
+ * The subject of capture.killed_by_signal: what a program sees of the
+ * actions of the signals the tracer catches (preload/hooks_signal.c), and
+ * how it dies of them. Usage: signal_actions MODE
+ *   actions  prints each action it reads while it sets and resets those
+ *            signals (and SIGUSR1, which the tracer leaves alone) through
+ *            sigaction and signal; exits 0
+ *   pipe     makes its allocations, then writes into a pipe with no
+ *            reader: killed by SIGPIPE
+ *   wait     makes its allocations, prints "ready", waits to be killed
+ *   ignored  ignores SIGTERM, raises it, prints "survived"; exits 0
+ *   handled  its own SIGINT handler runs once; then signal(SIGINT, SIG_DFL)
+ *            and SIGINT again: killed by SIGINT
+ * Its allocations: ALLOCATIONS malloc and free pairs of its own, so that a
+ * trace of it has at least that many calls of each.
+ */
+#define _GNU_SOURCE /* sighandler_t */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define ALLOCATIONS 1000
+
+static void allocate(void)
+{
+	for (int i = 0; i < ALLOCATIONS; i++) {
+		char *volatile p = malloc(64 + (size_t)i % 512);
+		if (!p)
+			exit(2);
+		free(p);
+	}
+}
+
+static const char *kind(sighandler_t h)
+{
+	return h == SIG_DFL   ? "default"
+	       : h == SIG_IGN ? "ignore"
+	       : h == SIG_ERR ? "error"
+			      : "handler";
+}
+
+static const char *action_kind(const struct sigaction *a)
+{
+	if (a->sa_flags & SA_SIGINFO)
+		return a->sa_sigaction ? "handler" : "default";
+	return kind(a->sa_handler);
+}
+
+static volatile sig_atomic_t handled;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	handled++;
+}
+
+static void on_signal_info(int sig, siginfo_t *info, void *context)
+{
+	(void)info;
+	(void)context;
+	on_signal(sig);
+}
+
+/* An action as sigaction reads it: handler, flags and blocked signals 1-31. */
+static void show(const char *when, int sig)
+{
+	struct sigaction a;
+	if (sigaction(sig, NULL, &a)) {
+		printf("  %s: sigaction failed\n", when);
+		return;
+	}
+	unsigned long mask = 0;
+	for (int s = 1; s < 32; s++)
+		if (sigismember(&a.sa_mask, s))
+			mask |= 1ul << s;
+	printf("  %s: %s flags=%#x mask=%#lx\n", when, action_kind(&a), (unsigned)a.sa_flags, mask);
+}
+
+static void actions(int sig)
+{
+	printf("%s\n", strsignal(sig));
+	struct sigaction first;
+	sigaction(sig, NULL, &first);
+	show("at start", sig);
+	printf("  signal(ignore) returned %s\n", kind(signal(sig, SIG_IGN)));
+	printf("  signal(default) returned %s\n", kind(signal(sig, SIG_DFL)));
+	show("after signal(default)", sig);
+	struct sigaction custom = {.sa_sigaction = on_signal_info, .sa_flags = SA_SIGINFO}, old;
+	sigemptyset(&custom.sa_mask);
+	sigaddset(&custom.sa_mask, SIGUSR2);
+	sigaction(sig, &custom, &old);
+	printf("  sigaction(handler) returned %s\n", action_kind(&old));
+	show("with a handler", sig);
+	raise(sig);
+	printf("  the handler ran %d time(s)\n", (int)handled);
+	handled = 0;
+	struct sigaction dfl = {.sa_handler = SIG_DFL, .sa_flags = SA_NODEFER};
+	sigemptyset(&dfl.sa_mask);
+	sigaddset(&dfl.sa_mask, SIGCHLD);
+	sigaction(sig, &dfl, &old);
+	printf("  sigaction(default) returned %s\n", action_kind(&old));
+	show("after sigaction(default)", sig);
+	sigaction(sig, &first, NULL);
+	show("back to the first", sig);
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc == 2 ? argv[1] : "";
+	setvbuf(stdout, NULL, _IONBF, 0);
+	if (!strcmp(mode, "actions")) {
+		const int sigs[] = {SIGHUP, SIGINT, SIGPIPE, SIGTERM, SIGUSR1};
+		for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+			actions(sigs[i]);
+		return 0;
+	}
+	if (!strcmp(mode, "pipe")) {
+		int fds[2];
+		if (pipe(fds))
+			return 2;
+		close(fds[0]);
+		allocate();
+		(void)!write(fds[1], "x", 1);
+		return 3; /* not reached: SIGPIPE */
+	}
+	if (!strcmp(mode, "wait")) {
+		allocate();
+		printf("ready\n");
+		for (;;)
+			pause();
+	}
+	if (!strcmp(mode, "ignored")) {
+		signal(SIGTERM, SIG_IGN);
+		allocate();
+		raise(SIGTERM);
+		printf("survived\n");
+		return 0;
+	}
+	if (!strcmp(mode, "handled")) {
+		signal(SIGINT, on_signal);
+		raise(SIGINT);
+		printf("the handler ran %d time(s)\n", (int)handled);
+		signal(SIGINT, SIG_DFL);
+		allocate();
+		raise(SIGINT);
+		return 3; /* not reached: SIGINT */
+	}
+	fprintf(stderr, "usage: signal_actions actions|pipe|wait|ignored|handled\n");
+	return 2;
+}
