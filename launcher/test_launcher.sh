@@ -78,6 +78,25 @@ check_eq "--template of no directory" 2 "$st"
 # A command killed by a signal: 128+N, as a shell reports it.
 run "$gittrace" -- sh -c 'kill -TERM $$' 2>/dev/null
 check_eq "killed by SIGTERM" 143 "$st"
+# Ctrl-C: SIGINT to the whole process group (setsid makes one, env gives
+# it SIGINT's default, which a script's background job does not have). The
+# command, reading a fifo no one writes, dies of it; gittrace still prints
+# the report, which holds the command's calls up to then, and exits 130.
+mkfifo idle
+exec 8<>idle # a writer, so that opening it to read does not wait
+env --default-signal=INT setsid -w "$gittrace" --stdout --json -- sh -c 'echo ready; read x' \
+	<idle >int.out 2>int.err &
+pid=$!
+until grep -q ready int.out; do
+	kill -0 "$pid" 2>/dev/null || fail "Ctrl-C: gittrace ended before the command was ready"
+	sleep 0.05
+done
+kill -INT -- "-$pid"
+run wait "$pid"
+exec 8>&-
+check_eq "Ctrl-C: status" 130 "$st"
+check_eq "Ctrl-C: the report, killed by SIGINT" "sh:SIGINT" \
+	"$(tail -n +2 int.out | jq -r '[.processes[] | "\(.argv[0]):\(.killed_by)"] | join(" ")')"
 run "$gittrace" -- ./no-such-command 2>/dev/null
 check_eq "command not found" 127 "$st"
 
