@@ -66,7 +66,7 @@ GT_EXPORT void *GT_HOOK_NAME(malloc)(size_t size)
 	gt_real_begin();
 	void *r = gt_real_malloc(size);
 	gt_real_end();
-	GT_AGAIN_IF_OUT_OF_MEMORY(!r && errno == ENOMEM && gt_heap_may_fit(size),
+	GT_AGAIN_IF_OUT_OF_MEMORY(!r && errno == ENOMEM && gt_may_fit(size),
 				  r = gt_real_malloc(size));
 	GT_RECORD(malloc, timed, t0, GT_TIMED_END(timed), size, GT_U(r));
 	gt_leave();
@@ -84,7 +84,7 @@ GT_EXPORT void *GT_HOOK_NAME(calloc)(size_t nmemb, size_t size)
 	gt_real_end();
 	GT_AGAIN_IF_OUT_OF_MEMORY(
 		!r && errno == ENOMEM &&
-			(!size || (nmemb <= PTRDIFF_MAX / size && gt_heap_may_fit(nmemb * size))),
+			(!size || (nmemb <= PTRDIFF_MAX / size && gt_may_fit(nmemb * size))),
 		r = gt_real_calloc(nmemb, size));
 	GT_RECORD(calloc, timed, t0, GT_TIMED_END(timed), nmemb, size, GT_U(r));
 	gt_leave();
@@ -104,7 +104,7 @@ GT_EXPORT void *GT_HOOK_NAME(realloc)(void *ptr, size_t size)
 	void *r = gt_real_realloc(ptr, size);
 	gt_real_end();
 	/* realloc(ptr, 0) returns NULL having freed ptr, whatever errno holds. */
-	GT_AGAIN_IF_OUT_OF_MEMORY(!r && size && errno == ENOMEM && gt_heap_may_fit(size),
+	GT_AGAIN_IF_OUT_OF_MEMORY(!r && size && errno == ENOMEM && gt_may_fit(size),
 				  r = gt_real_realloc(ptr, size));
 	GT_RECORD(realloc, timed, t0, GT_TIMED_END(timed), GT_U(ptr), size, GT_U(r));
 	gt_leave();
@@ -147,7 +147,7 @@ GT_EXPORT void *GT_HOOK_NAME(reallocarray)(void *ptr, size_t nmemb, size_t size)
 		r = gt_real_realloc(ptr, nmemb * size);
 		gt_real_end();
 		GT_AGAIN_IF_OUT_OF_MEMORY(!r && nmemb && size && errno == ENOMEM &&
-						  gt_heap_may_fit(nmemb * size),
+						  gt_may_fit(nmemb * size),
 					  r = gt_real_realloc(ptr, nmemb * size));
 	}
 	GT_RECORD(reallocarray, timed, t0, GT_TIMED_END(timed), GT_U(ptr), nmemb, size, GT_U(r));
@@ -189,7 +189,7 @@ GT_EXPORT int GT_HOOK_NAME(posix_memalign)(void **memptr, size_t alignment, size
 	int ret = gt_real_posix_memalign(memptr, alignment, size);
 	gt_real_end();
 	GT_AGAIN_IF_OUT_OF_MEMORY(ret == ENOMEM && alignment <= PTRDIFF_MAX - size &&
-					  gt_heap_may_fit(size + alignment),
+					  gt_may_fit(size + alignment),
 				  ret = gt_real_posix_memalign(memptr, alignment, size));
 	GT_RECORD(posix_memalign, timed, t0, GT_TIMED_END(timed), alignment, size,
 		  ret == 0 ? GT_U(*memptr) : 0, (uint64_t)ret);
@@ -214,7 +214,7 @@ GT_EXPORT int GT_HOOK_NAME(posix_memalign)(void **memptr, size_t alignment, size
 		gt_real_begin();                                                                   \
 		void *r = gt_real_##name call_args;                                                \
 		gt_real_end();                                                                     \
-		GT_AGAIN_IF_OUT_OF_MEMORY(!r && errno == ENOMEM && gt_heap_may_fit(size),          \
+		GT_AGAIN_IF_OUT_OF_MEMORY(!r && errno == ENOMEM && gt_may_fit(size),               \
 					  r = gt_real_##name call_args);                           \
 		GT_RECORD(name, timed, t0, GT_TIMED_END(timed), __VA_ARGS__);                      \
 		gt_leave();                                                                        \

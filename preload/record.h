@@ -18,7 +18,6 @@
 #include <sys/resource.h>
 #ifdef __linux__
 #include <fcntl.h>
-#include <sys/sysinfo.h>
 #include <unistd.h>
 #endif
 
@@ -35,51 +34,75 @@ static inline void gt_record_call(enum gt_fn fn, int timed, uint64_t t0, uint64_
 }
 
 /*
+ * Linux's count of the process's maps is near vm.max_map_count: the maps
+ * the tracer holds (its buffers, the module files it reads) may be what a
+ * failed map lacked. Only on a failure: reads /proc, on the stack.
+ */
+#ifdef __linux__
+#define GT_TRACER_MAPS_MAX 1024 /* far more than the tracer ever holds */
+static inline int gt_near_map_count_limit(void)
+{
+	char buf[4096];
+	ssize_t n;
+	long limit = 0, maps = 0;
+	int fd = open("/proc/sys/vm/max_map_count", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 1; /* unknown: the tracer may be the cause */
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	limit = strtol(buf, NULL, 10);
+	fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || limit <= 0) {
+		if (fd >= 0)
+			close(fd);
+		return 1;
+	}
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		for (ssize_t i = 0; i < n; i++)
+			maps += buf[i] == '\n';
+	close(fd);
+	return maps + GT_TRACER_MAPS_MAX >= limit;
+}
+#endif
+
+/*
  * Whether a request of this many bytes that failed with ENOMEM might have
- * been met without the tracer's memory: glibc and mmap refuse more than
- * PTRDIFF_MAX whatever is free, and nothing larger than the limit on
- * address space fits under it. Only on a failure: one getrlimit.
+ * been met without the tracer's memory. Never one of more than
+ * PTRDIFF_MAX, which glibc and mmap refuse whatever is free. Under a limit
+ * on address space (ulimit -v), the tracer's maps count: one smaller than
+ * the limit may have failed for them. Without a limit, Linux refuses a
+ * request for want of memory only under strict accounting
+ * (vm.overcommit_memory 2), where the tracer's memory counts too, and at
+ * vm.max_map_count maps. Otherwise ENOMEM is no matter of the tracer's few
+ * MiB: under the default heuristic (0) a single request larger than memory
+ * and swap together, and at any setting a reservation larger than the
+ * address space has room for, or a fixed range outside it, as runtimes
+ * probe with. Stopping there stopped tracing for good, with a warning,
+ * where the program went on as usual.
  */
 static inline int gt_may_fit(uint64_t bytes)
 {
-	int saved_errno = errno;
-	struct rlimit rl;
-	int fits =
-		bytes <= (uint64_t)PTRDIFF_MAX &&
-		(getrlimit(RLIMIT_AS, &rl) || rl.rlim_cur == RLIM_INFINITY || bytes < rl.rlim_cur);
-	errno = saved_errno;
-	return fits;
-}
-
-/*
- * gt_may_fit for the malloc family, whose blocks are private, writable
- * memory the kernel counts: under its default overcommit heuristic
- * (vm.overcommit_memory 0) it refuses one larger than its memory and swap
- * together, whatever the tracer holds. A program that probes with a huge
- * request stopped tracing. Maps of other kinds (MAP_NORESERVE, PROT_NONE,
- * shared) and other modes are not refused so: gt_may_fit alone.
- */
-static inline int gt_heap_may_fit(uint64_t bytes)
-{
-	if (!gt_may_fit(bytes))
+	if (bytes > (uint64_t)PTRDIFF_MAX)
 		return 0;
-#ifdef __linux__
 	int saved_errno = errno, fits = 1;
-	struct sysinfo si;
-	char mode = 0;
-	int fd = open("/proc/sys/vm/overcommit_memory", O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		if (read(fd, &mode, 1) != 1)
-			mode = 0;
-		close(fd);
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+		fits = bytes < rl.rlim_cur;
+	} else {
+#ifdef __linux__
+		char mode = 0;
+		int fd = open("/proc/sys/vm/overcommit_memory", O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			if (read(fd, &mode, 1) != 1)
+				mode = 0;
+			close(fd);
+		}
+		fits = mode == '2' || gt_near_map_count_limit();
+#endif
 	}
-	if (mode == '0' && sysinfo(&si) == 0 && si.mem_unit)
-		fits = bytes / si.mem_unit <= (uint64_t)si.totalram + si.totalswap;
 	errno = saved_errno;
 	return fits;
-#else
-	return 1;
-#endif
 }
 
 /*
