@@ -356,9 +356,9 @@ static void give_back_locked(void)
 	if (!atomic_load_explicit(&given_back, memory_order_relaxed))
 		return;
 	/* libdw and libelf free what they allocated: the tracer's own calls. */
-	int guard = gt_own_begin();
+	struct gt_own guard = gt_own_begin();
 	forget_modules();
-	gt_own_end(guard);
+	gt_own_end(&guard);
 }
 
 /*
@@ -396,7 +396,7 @@ int gt_frame_rule_learn(uintptr_t ip)
 	if (pthread_mutex_trylock(&learning))
 		return -1;
 	/* libdw and libelf allocate, and those calls are the tracer's own. */
-	int guard = gt_own_begin();
+	struct gt_own guard = gt_own_begin();
 	/* open and close are cancellation points: never leave the lock held. */
 	int cancel = gt_cancel_off();
 	int failed = 0;
@@ -415,7 +415,7 @@ int gt_frame_rule_learn(uintptr_t ip)
 			put(t, ip, read_rule(ip));
 	}
 	gt_cancel_restore(cancel);
-	gt_own_end(guard);
+	gt_own_end(&guard);
 	give_back_locked(); /* a give-back that could not wait for this learner */
 	pthread_mutex_unlock(&learning);
 	return failed;

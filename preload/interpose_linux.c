@@ -130,11 +130,11 @@ void gt_resolve_real(void)
 	 * as soon as it is known: dlsym may call calloc, and the hooks use
 	 * whatever real function is already there.
 	 */
-	int saved_guard = gt_own_begin();
+	struct gt_own saved_guard = gt_own_begin();
 #define GT_HOOK(ret, name, params)                                                                 \
 	__atomic_store_n(&gt_real_##name, (ret(*) params)dlsym(RTLD_NEXT, #name), __ATOMIC_RELEASE);
 #include "hooks.def"
 	gt_real_call_guard = served_by_libc() ? GT_GUARD_HOOK : GT_GUARD_OWN;
-	gt_own_end(saved_guard);
+	gt_own_end(&saved_guard);
 	__atomic_store_n(&resolve_state, 2, __ATOMIC_RELEASE);
 }

@@ -251,9 +251,9 @@ static void before_fork_in_parent(void)
 {
 #ifdef __GLIBC__
 	if (quick_exiting) {
-		int saved_guard = gt_own_begin(); /* the list may grow by calloc */
+		struct gt_own saved_guard = gt_own_begin(); /* the list may grow by calloc */
 		at_quick_exit(end_child_of_quick_exit);
-		gt_own_end(saved_guard);
+		gt_own_end(&saved_guard);
 	}
 #endif
 }
@@ -276,7 +276,7 @@ static void become_child_image(void)
 	/* Not a child that a deferred child forked in turn, past the hooks. */
 	int deferred = deferred_here();
 	uint64_t parent = deferred ? deferred_parent : gt_image_id;
-	int saved_guard = gt_own_begin();
+	struct gt_own saved_guard = gt_own_begin();
 	if (!deferred)
 		gt_image_id = gt_image_new_id();
 	deferred_pid = 0;
@@ -287,7 +287,7 @@ static void become_child_image(void)
 	gt_fork_mark_set();
 	gt_image_begin(GT_ORIGIN_FORK, parent);
 	quick_exit_end_pending = quick_exiting;
-	gt_own_end(saved_guard);
+	gt_own_end(&saved_guard);
 	errno = saved_errno;
 }
 

@@ -214,9 +214,9 @@ static struct memo *thread_memo(void)
 	if (!memo && have_memo_key) {
 		struct memo *m = gt_pages(sizeof(*m));
 		/* A key past glibc's first 32 gets its slots from calloc: the tracer's own. */
-		int guard = gt_own_begin();
+		struct gt_own guard = gt_own_begin();
 		int failed = m && pthread_setspecific(memo_key, m);
-		gt_own_end(guard);
+		gt_own_end(&guard);
 		if (failed) {
 			gt_pages_free(m, sizeof(*m));
 			m = NULL;

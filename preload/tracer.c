@@ -62,8 +62,8 @@ void gt_stop_quietly(void)
 
 const char *gt_strerror(int err)
 {
-	int guard = gt_own_begin();
+	struct gt_own guard = gt_own_begin();
 	const char *s = strerror(err);
-	gt_own_end(guard);
+	gt_own_end(&guard);
 	return s;
 }

@@ -8,6 +8,9 @@
 
 #include "tls.h"
 
+#include <pthread.h>
+#include <signal.h>
+
 /*
  * The recursion guard: what this thread is doing inside the tracer. A
  * hooked call made meanwhile passes straight through, unrecorded.
@@ -49,17 +52,35 @@ static inline void gt_real_end(void)
 	gt_in_tracer = GT_GUARD_HOOK;
 }
 
-/* Around code whose hooked calls are the tracer's own; returns what to restore. */
-static inline int gt_own_begin(void)
+/*
+ * Around code whose hooked calls are the tracer's own: libdw, libelf and
+ * libunwind allocate from the program's malloc, and dlsym and strerror may.
+ * Every signal is blocked meanwhile (glibc keeps its own two): a handler
+ * that mallocs was safe where it interrupted a map call, which cannot be
+ * inside malloc, but inside a hook it could land in that malloc (the heap
+ * corrupted, or the handler waiting on the arena its thread held). The
+ * signal waits for the tracer's work: microseconds, a module's first
+ * reading longer. Returns what gt_own_end restores.
+ */
+struct gt_own {
+	int guard;
+	sigset_t mask;
+};
+
+static inline struct gt_own gt_own_begin(void)
 {
-	int was = gt_in_tracer;
+	struct gt_own was = {.guard = gt_in_tracer};
+	sigset_t all;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &was.mask);
 	gt_in_tracer = GT_GUARD_OWN;
 	return was;
 }
 
-static inline void gt_own_end(int was)
+static inline void gt_own_end(const struct gt_own *was)
 {
-	gt_in_tracer = was;
+	gt_in_tracer = was->guard;
+	pthread_sigmask(SIG_SETMASK, &was->mask, NULL);
 }
 
 enum gt_state { GT_STATE_NEW, GT_STATE_STARTING, GT_STATE_ON, GT_STATE_OFF };

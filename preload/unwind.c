@@ -85,13 +85,13 @@ static __attribute__((noinline)) int libunwind_walk(uintptr_t *ips, int max)
 	void *raw[GT_MAX_STACK_DEPTH + 8];
 	int skip_room = 8; /* our own frames: hook, gt_stream_call, gt_unwind */
 	gt_fork_guard_enter();
-	int guard = gt_own_begin(); /* libunwind's caches come from malloc */
+	struct gt_own guard = gt_own_begin(); /* libunwind's caches come from malloc */
 	/* Its checks of memory read and write a pipe: cancellation points. */
 	int cancel = gt_cancel_off();
 	pthread_once(&libunwind_started, start_libunwind);
 	int n = unw_backtrace(raw, max + skip_room);
 	gt_cancel_restore(cancel);
-	gt_own_end(guard);
+	gt_own_end(&guard);
 	gt_fork_guard_leave();
 	int first = 0;
 	while (first < n && (uintptr_t)raw[first] >= self.start && (uintptr_t)raw[first] < self.end)
