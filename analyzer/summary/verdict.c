@@ -43,32 +43,71 @@ static void push(char ***v, size_t *n, char *s)
 #define SUGGEST(...)  push(&v->suggestions, &v->nsuggestions, fmt(__VA_ARGS__))
 
 /* Environment that makes the allocator look slower than it need be. */
-/* Whether e makes glibc's allocator do debugging work in every call. */
-static int glibc_debugging(const char *e)
+
+/* A number setting that is on: a value other than 0. */
+static int on(const char *value)
 {
-	return !strncmp(e, "MALLOC_PERTURB_=", 16) || !strncmp(e, "MALLOC_CHECK_=", 14) ||
-	       (!strncmp(e, "GLIBC_TUNABLES=", 15) && strstr(e, "malloc"));
+	return *value && strtol(value, NULL, 10) != 0;
 }
 
-static int any_glibc_debugging(const struct gt_verdict_input *in)
+/* GLIBC_TUNABLES=... sets the tunable name ("glibc.malloc.check=") on. */
+static int tunable_on(const char *tunables, const char *name)
 {
-	for (size_t i = 0; i < in->envc; i++)
-		if (glibc_debugging(in->env[i]))
+	const char *at = strstr(tunables, name);
+	return at && on(at + strlen(name));
+}
+
+/*
+ * Whether e turns on debugging work in every call of glibc's malloc:
+ * filling blocks (perturb) or checking them (check; glibc 2.34 and later
+ * check only with libc_malloc_debug.so preloaded, as git's tests do).
+ * Other tunables (arena_max, tcache_count) change how it allocates, which
+ * its calls' durations show.
+ */
+static int glibc_debugging(const char *e)
+{
+	if (!strncmp(e, "MALLOC_PERTURB_=", 16))
+		return on(e + 16);
+	if (!strncmp(e, "MALLOC_CHECK_=", 14))
+		return on(e + 14);
+	return !strncmp(e, "GLIBC_TUNABLES=", 15) &&
+	       (tunable_on(e, "glibc.malloc.check=") || tunable_on(e, "glibc.malloc.perturb="));
+}
+
+/* LD_PRELOAD=... names another allocator: "malloc" in a name, but not glibc's debugging one. */
+static int other_allocator(const char *e)
+{
+	if (strncmp(e, "LD_PRELOAD=", 11))
+		return 0;
+	for (const char *at = strstr(e, "malloc"); at; at = strstr(at + 1, "malloc"))
+		if (strncmp(at, "malloc_debug", 12))
 			return 1;
 	return 0;
 }
 
+/* glibc serves the calls, and does debugging work in each. */
+static int any_glibc_debugging(const struct gt_verdict_input *in)
+{
+	int debugging = 0;
+	for (size_t i = 0; i < in->envc; i++) {
+		if (other_allocator(in->env[i]))
+			return 0;
+		debugging |= glibc_debugging(in->env[i]);
+	}
+	return debugging;
+}
+
 static void inflating_env(struct gt_verdict *v, const struct gt_verdict_input *in)
 {
+	int debugging = any_glibc_debugging(in);
 	for (size_t i = 0; i < in->envc; i++) {
 		const char *e = in->env[i];
-		if (glibc_debugging(e))
+		if (debugging && glibc_debugging(e))
 			EVIDENCE("%s is set: glibc does extra work in every call, which another "
 				 "allocator skips; the allocator's prediction counts half of its "
 				 "time inside beyond the slower calls",
 				 e);
-		else if (!strncmp(e, "LD_PRELOAD=", 11) &&
-			 (strstr(e, "malloc") || strstr(e, "jemalloc") || strstr(e, "tcmalloc")))
+		else if (other_allocator(e))
 			EVIDENCE("%s: another allocator is already preloaded", e);
 	}
 }

@@ -199,7 +199,7 @@ int main(void)
 	const char *env[] = {"MALLOC_PERTURB_=165", "LD_PRELOAD=/usr/lib/libjemalloc.so.2"};
 	facts(&in, 1.6, 0, 0);
 	in.env = env;
-	in.envc = 2;
+	in.envc = 1;
 	in.loose_mmaps = 3;
 	in.ntop_sites = 1;
 	const char *sites[] = {"create_delta"};
@@ -209,7 +209,35 @@ int main(void)
 	/* glibc's debugging work: halfway from the slower calls to all the time inside. */
 	CHECK(strstr(v.headline, "about 23% of the run (8–30%)") != NULL);
 	CHECK(any(v.evidence, v.nevidence, "MALLOC_PERTURB_=165 is set"));
+	CHECK(!any(v.evidence, v.nevidence, "another allocator is already preloaded"));
+	gt_verdict_release(&v);
+	/* Another allocator serves the calls: glibc's settings do nothing. */
+	in.envc = 2;
+	gt_verdict_compute(&v, &in);
+	CHECK(strstr(v.headline, "about 16% of the run (8–30%)") != NULL);
+	CHECK(!any(v.evidence, v.nevidence, "MALLOC_PERTURB_=165 is set"));
 	CHECK(any(v.evidence, v.nevidence, "another allocator is already preloaded"));
+	gt_verdict_release(&v);
+	/* Tunables that change how glibc allocates, and a perturb of 0, are no debugging. */
+	const char *tuned[] = {"GLIBC_TUNABLES=glibc.malloc.arena_max=2:glibc.malloc.perturb=0",
+			       "MALLOC_PERTURB_=0"};
+	in.env = tuned;
+	gt_verdict_compute(&v, &in);
+	CHECK(strstr(v.headline, "about 16% of the run (8–30%)") != NULL);
+	CHECK(!any(v.evidence, v.nevidence, "is set: glibc does extra work"));
+	gt_verdict_release(&v);
+	/* git's tests: checks on, with glibc's debugging library (no other allocator). */
+	const char *checked[] = {"LD_PRELOAD=libc_malloc_debug.so.0",
+				 "GLIBC_TUNABLES=glibc.malloc.check=1:glibc.malloc.perturb=165"};
+	in.env = checked;
+	gt_verdict_compute(&v, &in);
+	CHECK(strstr(v.headline, "about 23% of the run (8–30%)") != NULL);
+	CHECK(any(v.evidence, v.nevidence, "GLIBC_TUNABLES=glibc.malloc.check=1"));
+	CHECK(!any(v.evidence, v.nevidence, "another allocator is already preloaded"));
+	gt_verdict_release(&v);
+	in.env = env;
+	in.envc = 1;
+	gt_verdict_compute(&v, &in);
 	CHECK(any(v.suggestions, v.nsuggestions, "starting with create_delta"));
 	CHECK(any(v.suggestions, v.nsuggestions, "git gc"));
 	gt_verdict_release(&v);
