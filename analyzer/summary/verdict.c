@@ -112,6 +112,27 @@ static void inflating_env(struct gt_verdict *v, const struct gt_verdict_input *i
 	}
 }
 
+/* The window settings the command gave git itself; NULL if none. */
+static const char *settings_given(const struct gt_verdict_input *in)
+{
+	return in->window_settings && *in->window_settings ? in->window_settings : NULL;
+}
+
+/*
+ * Bounds lo and hi into a and b (size bytes each): in bytes where the two
+ * would read alike rounded ("at least 1 MiB and below 1.0 MiB").
+ */
+static void format_bounds(char *a, char *b, size_t size, uint64_t lo, uint64_t hi)
+{
+	gt_format_bytes(a, size, lo);
+	gt_format_bytes(b, size, hi);
+	char *unit_a, *unit_b;
+	if (strtod(a, &unit_a) == strtod(b, &unit_b) && !strcmp(unit_a, unit_b)) {
+		snprintf(a, size, "%llu bytes", (unsigned long long)lo);
+		snprintf(b, size, "%llu bytes", (unsigned long long)hi);
+	}
+}
+
 static void window_facts(struct gt_verdict *v, const struct gt_verdict_input *in)
 {
 	char a[32], b[32];
@@ -125,9 +146,14 @@ static void window_facts(struct gt_verdict *v, const struct gt_verdict_input *in
 			 "1 GiB on 64-bit)",
 			 a);
 	}
-	if (in->evictions) {
-		gt_format_bytes(a, sizeof(a), in->limit_at_least);
-		gt_format_bytes(b, sizeof(b), in->limit_below);
+	const char *given = settings_given(in);
+	if (in->evictions && given && strcasestr(given, "core.packedGitLimit=")) {
+		/* git maps past its limit while no window can go: the bounds would be wrong. */
+		EVIDENCE("%llu least-recently-used pack window unmaps: core.packedGitLimit was "
+			 "lowered on the command line (%s; default 32 TiB on 64-bit)",
+			 (unsigned long long)in->evictions, given);
+	} else if (in->evictions) {
+		format_bounds(a, b, sizeof(a), in->limit_at_least, in->limit_below);
 		EVIDENCE("%llu least-recently-used pack window unmaps: core.packedGitLimit is "
 			 "at least %s and below %s (default 32 TiB on 64-bit, so it was lowered)",
 			 (unsigned long long)in->evictions, a, b);
@@ -290,12 +316,6 @@ static void time_inside(struct gt_verdict *v, const struct gt_verdict_input *in,
 			 (unsigned long long)in->capped_calls, in->capped_calls == 1 ? "" : "s",
 			 in->capped_calls == 1 ? "it" : "they",
 			 gt_format_seconds(in->capped_seconds).text);
-}
-
-/* The window settings the command gave git itself; NULL if none. */
-static const char *settings_given(const struct gt_verdict_input *in)
-{
-	return in->window_settings && *in->window_settings ? in->window_settings : NULL;
 }
 
 /* Whether the command gave git the window key (config keys ignore case). */

@@ -110,6 +110,14 @@ int main(void)
 	CHECK(any(v.suggestions, v.nsuggestions, "GIT_TRACE2_CONFIG_PARAMS='core.packed*'"));
 	CHECK(any(v.suggestions, v.nsuggestions, "gittrace --confirm"));
 	CHECK(any(v.evidence, v.nevidence, "at least 256 KiB and below 320 KiB"));
+	gt_verdict_release(&v);
+	/* Bounds that read alike rounded are written in bytes. */
+	in.limit_at_least = 1 << 20;
+	in.limit_below = 1071934;
+	gt_verdict_compute(&v, &in);
+	CHECK(any(v.evidence, v.nevidence, "at least 1048576 bytes and below 1071934 bytes"));
+	in.limit_at_least = 256 << 10;
+	in.limit_below = 320 << 10;
 	CHECK(any(v.evidence, v.nevidence, "window size in effect: 64 KiB"));
 	CHECK(any(v.evidence, v.nevidence, "time inside, an estimate"));
 	gt_verdict_release(&v);
@@ -339,6 +347,12 @@ int main(void)
 	CHECK(strstr(v.headline, "unset") == NULL);
 	CHECK(!any(v.suggestions, v.nsuggestions, "git config"));
 	CHECK(!any(v.suggestions, v.nsuggestions, "config file"));
+	/* The limit given, not bounds from the evictions: git maps past it while no window can go.
+	 */
+	CHECK(any(v.evidence, v.nevidence,
+		  "core.packedGitLimit was lowered on the command line (-c "
+		  "core.packedGitWindowSize=64k -c core.packedGitLimit=256k;"));
+	CHECK(!any(v.evidence, v.nevidence, "at least 256 KiB"));
 	gt_verdict_release(&v);
 	/* No pack window mapped: no window setting changes the run, whatever the kernel's time. */
 	facts(&in, 0.1, 0, 0);
