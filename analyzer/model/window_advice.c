@@ -323,6 +323,7 @@ void gt_window_advise(struct gt_window_advice *a, const struct gt_window_sim *s,
 	gt_git_size(a->limit_value, sizeof(a->limit_value), a->limit);
 	snprintf(a->git_config, sizeof(a->git_config), "-c core.packedGitLimit=%s%s%s",
 		 a->limit_value, window ? " -c core.packedGitWindowSize=" : "", a->window_value);
+	a->many_windows = window && a->limit / window >= GT_WINDOW_SEARCH_MANY;
 }
 
 void gt_window_advice_describe(char *buf, size_t size, const struct gt_window_advice *a)
@@ -338,4 +339,10 @@ void gt_window_advice_describe(char *buf, size_t size, const struct gt_window_ad
 		 a->limit_value, a->window ? " with the window at " : "", a->window_value,
 		 (unsigned long long)a->evictions, (unsigned long long)a->needed,
 		 (unsigned long long)a->least, a->git_config);
+	size_t used = strlen(buf);
+	if (a->many_windows && used < size)
+		snprintf(buf + used, size - used,
+			 "; but that is %llu windows of %s at once, which git searches one by one: "
+			 "raise core.packedGitWindowSize too, or unset both",
+			 (unsigned long long)(a->limit / a->window), a->window_value);
 }

@@ -142,6 +142,7 @@ static void window_advice(struct gt_json *j, const struct gt_window_advice *a)
 	gt_json_kv_str_or_null(j, "packed_git_limit", a->raise ? a->limit_value : NULL);
 	uint_or_null(j, "packed_git_window_size_bytes", a->window != 0, a->window);
 	gt_json_kv_str_or_null(j, "git_config", a->raise ? a->git_config : NULL);
+	gt_json_kv_bool(j, "many_windows", a->many_windows);
 	/* git's LRU replayed without a limit peaked at least_bytes <= the advised limit. */
 	uint_or_null(j, "evictions_predicted_at_advice", a->raise, 0);
 	gt_json_kv_str(j, "assumptions", gt_window_advice_assumptions);

@@ -336,7 +336,16 @@ static void window_suggestions(struct gt_verdict *v, const struct gt_verdict_inp
 		SUGGEST("the command sets them: drop %s from it (git passes its -c settings on "
 			"to the commands it runs)",
 			settings_given(in));
-	if (in->evictions && wa && limit_given)
+	if (in->evictions && wa && wa->many_windows)
+		SUGGEST("%snot a higher limit alone: one at which every window the run mapped "
+			"stays mapped (%s) holds %llu windows of %s, which git searches one by "
+			"one; with a limit, raise core.packedGitWindowSize too",
+			limit_given ? ""
+				    : "git config --unset core.packedGitLimit (default 32 TiB on "
+				      "64-bit), but ",
+			wa->limit_value, (unsigned long long)(wa->limit / wa->window),
+			wa->window_value);
+	else if (in->evictions && wa && limit_given)
 		SUGGEST("or, to keep a limit, one at which every window the run mapped stays "
 			"mapped (window advice): git %s",
 			wa->git_config);

@@ -39,13 +39,6 @@
 
 /* A predicted saving this large makes the class. */
 #define GT_GAIN_CLASS_MIN 0.10
-/*
- * Windows below the default size mapped at once from which git's search of
- * them is worth measuring: with 44,000 windows of 8 KiB, cat-file
- * --batch-check on git.git ran 14× slower than with defaults, almost all
- * of it in git's own code (BENCHMARKS.md).
- */
-#define GT_WINDOW_SEARCH_MANY 1024
 /* Below this, a remedy is not worth a suggestion of its own in the headline. */
 #define GT_GAIN_NOTABLE_MIN 0.05
 

@@ -154,6 +154,18 @@ int main(void)
 		  "core.packedGitWindowSize=64k for one command"));
 	CHECK(!any(v.suggestions, v.nsuggestions, "above the size of your packs"));
 	gt_verdict_release(&v);
+	/* An advised limit of 1024 windows or more: not that limit alone. */
+	advice.limit = 842ull << 20;
+	strcpy(advice.limit_value, "842m");
+	advice.many_windows = 1;
+	gt_verdict_compute(&v, &in);
+	CHECK(any(v.suggestions, v.nsuggestions,
+		  "git config --unset core.packedGitLimit (default 32 TiB on 64-bit), but not a "
+		  "higher limit alone: one at which every window the run mapped stays mapped "
+		  "(842m) holds 13472 windows of 64k"));
+	CHECK(!any(v.suggestions, v.nsuggestions, "(window advice)"));
+	gt_verdict_release(&v);
+	advice.many_windows = 0;
 
 	/*
 	 * The tracer's estimate is left out of the CPU time; where that left

@@ -64,6 +64,14 @@ static void test_cycle(void)
 	CHECK_STR(a.limit_value, "1m");
 	CHECK_STR(a.window_value, "64k");
 	CHECK_STR(a.git_config, "-c core.packedGitLimit=1m -c core.packedGitWindowSize=64k");
+	CHECK(!a.many_windows);
+	/* 1 MiB holds 1024 windows of 1 KiB: git would search them one by one. */
+	gt_window_advise(&a, &s, 6, 1024);
+	CHECK(a.limit == MIB && a.many_windows);
+	char text[512];
+	gt_window_advice_describe(text, sizeof(text), &a);
+	CHECK(strstr(text, "but that is 1024 windows of 1k at once, which git searches one by "
+			   "one") != NULL);
 	gt_window_sim_release(&s);
 
 	uint64_t ev, re;
