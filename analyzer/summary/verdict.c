@@ -552,13 +552,18 @@ void gt_verdict_compute(struct gt_verdict *v, const struct gt_verdict_input *in)
 			SUGGEST("measure instead: gittrace --confirm -- %s", command(in));
 			break;
 		}
-		v->headline =
-			fmt("neither: no remedy is predicted to save %.0f%% of the run "
-			    "(default windows about %.0f%%, another allocator about %.0f%%)%s",
-			    100 * GT_GAIN_CLASS_MIN, 100 * v->window.gain, 100 * v->allocator.gain,
-			    *lowered	       ? lowered
-			    : v->window_search ? search_clause(in, clause, sizeof(clause))
-					       : "; look elsewhere (I/O, hashing, deltas)");
+		/* git's search of its windows is unseen: no "about 0%" beside "up to 99%". */
+		char windows[64];
+		snprintf(windows, sizeof(windows),
+			 v->window_search ? "default windows unseen, up to %.0f%%"
+					  : "default windows about %.0f%%",
+			 100 * (v->window_search ? v->window.high : v->window.gain));
+		v->headline = fmt("neither: no remedy is predicted to save %.0f%% of the run "
+				  "(%s, another allocator about %.0f%%)%s",
+				  100 * GT_GAIN_CLASS_MIN, windows, 100 * v->allocator.gain,
+				  *lowered	     ? lowered
+				  : v->window_search ? search_clause(in, clause, sizeof(clause))
+						     : "; look elsewhere (I/O, hashing, deltas)");
 		if (in->evictions || v->window_search)
 			window_suggestions(v, in);
 		SUGGEST("check the prediction by measuring: gittrace --confirm -- %s", command(in));

@@ -287,6 +287,8 @@ int main(void)
 	CHECK(v.window.gain == 0 && v.window.high == 0.7);
 	CHECK(v.window_bound == v.window.high);
 	CHECK(strstr(v.headline, "about 44414 windows of 8 KiB were mapped at once") != NULL);
+	CHECK(strstr(v.headline, "default windows unseen, up to ") != NULL);
+	CHECK(strstr(v.headline, "default windows about 0%") == NULL);
 	CHECK(strstr(v.headline, "gittrace --confirm") != NULL);
 	CHECK(strstr(v.headline, "look elsewhere") == NULL);
 	CHECK(any(v.evidence, v.nevidence, "use_pack"));
