@@ -200,8 +200,10 @@ static struct gt_prediction predict_windows(const struct gt_verdict_input *in, d
 	if (in->has_window_cost) {
 		/* The kernel time of those periods holds the calls' own (maps.h). */
 		p.low = share(calls, basis);
-		p.gain = share(calls > in->again_system_seconds ? calls : in->again_system_seconds,
-			       basis);
+		double system = in->again_system_seconds >= GT_KERNEL_TIME_RESOLVED_S
+					? in->again_system_seconds
+					: 0;
+		p.gain = share(calls > system ? calls : system, basis);
 		p.high = share(calls > in->again_any_system_seconds ? calls
 								    : in->again_any_system_seconds,
 			       basis);
@@ -264,9 +266,12 @@ static void time_inside(struct gt_verdict *v, const struct gt_verdict_input *in,
 			 100 * v->window.gain, 100 * v->window.low, 100 * v->window.high,
 			 gt_format_seconds(in->again_calls_seconds).text,
 			 gt_format_seconds(in->again_system_seconds).text, in->again_faults,
-			 in->has_window_cost ? ""
-					     : " (this trace has no fault readings: a trace "
-					       "format before 1.2)");
+			 !in->has_window_cost ? " (this trace has no fault readings: a trace "
+						"format before 1.2)"
+			 : in->again_system_seconds < GT_KERNEL_TIME_RESOLVED_S
+				 ? " (kernel time this short is a count of clock ticks: the "
+				   "prediction counts the calls' own time, the high end the ticks)"
+				 : "");
 	if (v->window_search) {
 		char w[32];
 		gt_format_bytes(w, sizeof(w), in->window);

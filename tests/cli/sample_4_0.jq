@@ -4,7 +4,9 @@
 # matched, pack-objects' heap peak and leaks as there. The command gave
 # git its window settings (-c): the advice is to drop them, in the verdict
 # of the tree and of pack-objects, whose git passed them down; not to look
-# for a config file.
+# for a config file. A run of 23 ms: its windows' kernel time, 2.3 ms, is
+# ticks, so the class rests on the calls' own time (about 5%): neither,
+# with the lowered limit's cost in the headline.
 def proc(name): [.processes[] | select(.argv[1] == name and .calls.malloc > 0)][0];
 .trace.events == 12469 and .trace.complete and (.processes | length) == 3
 	and .totals.calls.malloc == 4915 and .totals.calls.free == 5933
@@ -16,7 +18,7 @@ def proc(name): [.processes[] | select(.argv[1] == name and .calls.malloc > 0)][
 		and .heap.allocations == 564 and .heap.peak_bytes == 692764
 		and .heap.leaked_allocations == 223 and .heap.untracked_frees == 0)
 	and ([.verdict, proc("pack-objects").verdict] | all(
-		(.headline | endswith("drop the command's -c core.packedGitWindowSize=8k"
-			+ " -c core.packedGitLimit=16k"))
+		(.headline | startswith("neither: ")
+			and test("; core.packedGitLimit was lowered \\(78 evictions\\), which costs"))
 		and (.suggestions[0] | startswith("the command sets them: drop -c"))
 		and ([.suggestions[] | select(test("git config|config file"))] | length) == 0))

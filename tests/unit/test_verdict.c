@@ -208,6 +208,24 @@ int main(void)
 	CHECK(!any(v.suggestions, v.nsuggestions, "core.packedGitLimit"));
 	gt_verdict_release(&v);
 
+	/* Kernel time below what getrusage resolves (ticks) counts in the high end only. */
+	facts(&in, 0.001, 0.005, 0.015);
+	in.cpu_seconds = 0.1;
+	in.system_seconds = 0.02;
+	gt_verdict_compute(&v, &in);
+	CHECK(fabs(v.window.low - 0.05) < 1e-9 && v.window.gain == v.window.low);
+	CHECK(fabs(v.window.high - 0.225) < 1e-9);
+	CHECK(v.cls == GT_VERDICT_NEITHER);
+	CHECK(any(v.evidence, v.nevidence, "kernel time this short is a count of clock ticks"));
+	gt_verdict_release(&v);
+	facts(&in, 0.001, 0.005, 0.03);
+	in.cpu_seconds = 0.1;
+	in.system_seconds = 0.04;
+	gt_verdict_compute(&v, &in);
+	CHECK(fabs(v.window.gain - 0.3) < 1e-9 && v.cls == GT_VERDICT_WINDOW);
+	CHECK(!any(v.evidence, v.nevidence, "clock ticks"));
+	gt_verdict_release(&v);
+
 	/* A trace before format 1.2: no readings, all kernel time is the high end. */
 	facts(&in, 0.2, 0.5, 1.0);
 	in.has_window_cost = 0;
