@@ -8,6 +8,7 @@
 #define GT_RECORD_H
 
 #include "image.h"
+#include "no_cancel.h"
 #include "stack_walk.h"
 #include "stream.h"
 #include "gittrace/format.h"
@@ -33,18 +34,32 @@ static inline void gt_record_call(enum gt_fn fn, int timed, uint64_t t0, uint64_
 		gt_image_modules_if_loaded();
 }
 
+#ifdef __linux__
+/* The first byte of a /proc file, or 0. */
+static inline char gt_proc_first_byte(const char *path)
+{
+	char c = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		if (read(fd, &c, 1) != 1)
+			c = 0;
+		close(fd);
+	}
+	return c;
+}
+
 /*
  * Linux's count of the process's maps is near vm.max_map_count: the maps
  * the tracer holds (its buffers, the module files it reads) may be what a
- * failed map lacked. Only on a failure: reads /proc, on the stack.
+ * failed map lacked. Only on a failure, and apart (cold): its buffer would
+ * take 4 KiB of every hook's stack.
  */
-#ifdef __linux__
 #define GT_TRACER_MAPS_MAX 1024 /* far more than the tracer ever holds */
-static inline int gt_near_map_count_limit(void)
+static __attribute__((noinline, cold)) int gt_near_map_count_limit(void)
 {
 	char buf[4096];
 	ssize_t n;
-	long limit = 0, maps = 0;
+	long limit, maps = 0;
 	int fd = open("/proc/sys/vm/max_map_count", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 1; /* unknown: the tracer may be the cause */
@@ -66,41 +81,48 @@ static inline int gt_near_map_count_limit(void)
 }
 #endif
 
+/* Under a limit (ulimit -v, -d), a request smaller than it may have failed for the tracer's maps.
+ */
+static inline int gt_under_limit(int resource, uint64_t bytes)
+{
+	struct rlimit rl;
+	return getrlimit(resource, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && bytes < rl.rlim_cur;
+}
+
 /*
  * Whether a request of this many bytes that failed with ENOMEM might have
  * been met without the tracer's memory. Never one of more than
  * PTRDIFF_MAX, which glibc and mmap refuse whatever is free. Under a limit
- * on address space (ulimit -v), the tracer's maps count: one smaller than
- * the limit may have failed for them. Without a limit, Linux refuses a
- * request for want of memory only under strict accounting
- * (vm.overcommit_memory 2), where the tracer's memory counts too, and at
- * vm.max_map_count maps. Otherwise ENOMEM is no matter of the tracer's few
- * MiB: under the default heuristic (0) a single request larger than memory
- * and swap together, and at any setting a reservation larger than the
- * address space has room for, or a fixed range outside it, as runtimes
- * probe with. Stopping there stopped tracing for good, with a warning,
- * where the program went on as usual.
+ * on address space (ulimit -v) or on data (ulimit -d: private writable maps
+ * and the heap), the tracer's maps count: one smaller than the limit may
+ * have failed for them. Otherwise Linux refuses a request for want of
+ * memory only under strict accounting (vm.overcommit_memory 2), where the
+ * tracer's memory counts too, and at vm.max_map_count maps. Else ENOMEM is
+ * no matter of the tracer's few MiB: under the default heuristic (0) a
+ * single request larger than memory and swap together, and at any setting
+ * a reservation larger than the address space has room for, or a fixed
+ * range outside it, as runtimes probe with. Stopping there stopped tracing
+ * for good, with a warning, where the program went on as usual. The /proc
+ * reads are no cancellation points here, as none of the tracer's are.
  */
 static inline int gt_may_fit(uint64_t bytes)
 {
 	if (bytes > (uint64_t)PTRDIFF_MAX)
 		return 0;
 	int saved_errno = errno, fits = 1;
-	struct rlimit rl;
-	if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
-		fits = bytes < rl.rlim_cur;
-	} else {
+	struct rlimit as;
+	if (gt_under_limit(RLIMIT_AS, bytes) || gt_under_limit(RLIMIT_DATA, bytes))
+		fits = 1;
+	else if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY)
+		fits = 0; /* no smaller than the limit on address space */
 #ifdef __linux__
-		char mode = 0;
-		int fd = open("/proc/sys/vm/overcommit_memory", O_RDONLY | O_CLOEXEC);
-		if (fd >= 0) {
-			if (read(fd, &mode, 1) != 1)
-				mode = 0;
-			close(fd);
-		}
-		fits = mode == '2' || gt_near_map_count_limit();
-#endif
+	else {
+		int cancel = gt_cancel_off();
+		fits = gt_proc_first_byte("/proc/sys/vm/overcommit_memory") == '2' ||
+		       gt_near_map_count_limit();
+		gt_cancel_restore(cancel);
 	}
+#endif
 	errno = saved_errno;
 	return fits;
 }

@@ -123,7 +123,7 @@ void gt_stream_give_back(const char *why);
 
 #define GT_OUT_OF_MEMORY                                                                           \
 	"out of memory: tracing stopped and its buffers given back to the program "                \
-	"(a limit on address space, ulimit -v, counts them); the trace ends here"
+	"(a limit on memory, ulimit -v or -d, counts them); the trace ends here"
 
 /* Sets up the stream for a new image (at start and in a forked child). */
 int gt_stream_init(uint64_t image_id);
