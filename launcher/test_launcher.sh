@@ -81,11 +81,12 @@ check_eq "killed by SIGTERM" 143 "$st"
 # Ctrl-C: SIGINT to the whole process group (setsid makes one, env gives
 # it SIGINT's default, which a script's background job does not have). The
 # command, reading a fifo no one writes, dies of it; gittrace still prints
-# the report, which holds the command's calls up to then, and exits 130.
+# the report, which holds the command's calls up to then, and then dies of
+# SIGINT too: the script that ran it stops there, as without gittrace.
 mkfifo idle
 exec 8<>idle # a writer, so that opening it to read does not wait
-env --default-signal=INT setsid -w "$gittrace" --stdout --json -- sh -c 'echo ready; read x' \
-	<idle >int.out 2>int.err &
+env --default-signal=INT setsid -w bash -c '"$0" --stdout --json -- sh -c "echo ready; read x"
+	echo "the script went on"' "$gittrace" <idle >int.out 2>int.err &
 pid=$!
 until grep -q ready int.out; do
 	kill -0 "$pid" 2>/dev/null || fail "Ctrl-C: gittrace ended before the command was ready"
@@ -97,6 +98,7 @@ exec 8>&-
 check_eq "Ctrl-C: status" 130 "$st"
 check_eq "Ctrl-C: the report, killed by SIGINT" "sh:SIGINT" \
 	"$(tail -n +2 int.out | jq -r '[.processes[] | "\(.argv[0]):\(.killed_by)"] | join(" ")')"
+check_eq "Ctrl-C: the script that ran gittrace stopped" 0 "$(grep -c "went on" int.out || true)"
 run "$gittrace" -- ./no-such-command 2>/dev/null
 check_eq "command not found" 127 "$st"
 

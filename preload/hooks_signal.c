@@ -83,32 +83,64 @@ static int is_catcher(const struct sigaction *a)
 	return !(a->sa_flags & SA_SIGINFO) && a->sa_handler == catcher;
 }
 
-/*
- * Caught signal i gets the catcher if its action is the default: every
- * other signal blocked while it runs. A signal that comes between the
- * program's setting and this one meets the default, as untraced.
- */
-static void catch_if_default(int i)
+/* The catcher's action: every other signal blocked while it runs. */
+static struct sigaction catcher_action(void)
 {
-	struct sigaction now, catch = {.sa_handler = catcher, .sa_flags = SA_RESTART};
-	sigfillset(&catch.sa_mask);
-	if (real_sigaction(caught_signals[i], NULL, &now) == 0 && now.sa_handler == SIG_DFL) {
-		program_default[i] = now;
-		real_sigaction(caught_signals[i], &catch, NULL);
+	struct sigaction a = {.sa_handler = catcher, .sa_flags = SA_RESTART};
+	sigfillset(&a.sa_mask);
+	return a;
+}
+
+/*
+ * Sets caught signal i's action: the catcher where act asks for the
+ * default, else act, in one system call, so that no action another thread
+ * (or a handler) sets meanwhile is overwritten. *old gets the action
+ * before, as the program reads it.
+ */
+static int set_caught(int i, const struct sigaction *act, struct sigaction *old)
+{
+	int sig = caught_signals[i];
+	struct sigaction asked = act ? *act : (struct sigaction){0}; /* act may be old */
+	int to_default = act && asked.sa_handler == SIG_DFL;
+	struct sigaction before = program_default[i], was, catch = catcher_action(), now;
+	if (real_sigaction(sig, to_default ? &catch : act, &was))
+		return -1;
+	/*
+	 * What the program reads back of its default: as it set it, with what
+	 * the C library adds to every action (SA_RESTORER and its restorer on
+	 * Linux), which the catcher carries now.
+	 */
+	if (to_default && real_sigaction(sig, NULL, &now) == 0 && is_catcher(&now)) {
+		asked.sa_flags |= now.sa_flags & ~catch.sa_flags;
+		asked.sa_restorer = now.sa_restorer;
+		program_default[i] = asked;
 	}
+	if (old)
+		*old = is_catcher(&was) ? before : was;
+	return 0;
 }
 
 static void catcher(int sig)
 {
 	int i = caught_index(sig);
-	gt_end_image_abruptly(GT_END_SIGNAL, sig);
+	/* An init process (pid 1, as after unshare and fork) keeps living: the kernel drops the
+	 * signal. */
+	if (getpid() != 1)
+		gt_end_image_abruptly(GT_END_SIGNAL, sig);
 	struct sigaction dfl = {.sa_handler = SIG_DFL};
 	real_sigaction(sig, i >= 0 ? &program_default[i] : &dfl, NULL);
 	sigset_t only;
 	sigemptyset(&only);
 	sigaddset(&only, sig);
 	pthread_sigmask(SIG_UNBLOCK, &only, NULL);
-	raise(sig); /* the default action: the process ends here */
+	raise(sig); /* the default action: the process ends here, but as init */
+}
+
+/* A child forked into a new pid namespace is its init: no catcher there. */
+static void give_back_in_init(void)
+{
+	if (getpid() == 1)
+		gt_signals_give_back();
 }
 
 /*
@@ -121,8 +153,18 @@ __attribute__((constructor)) static void catch_signals(void)
 		return;
 	gt_leave();
 	catching = 1;
-	for (unsigned i = 0; i < GT_CAUGHT; i++)
-		catch_if_default((int)i);
+	struct sigaction catch = catcher_action();
+	for (unsigned i = 0; i < GT_CAUGHT; i++) {
+		struct sigaction now, was;
+		if (real_sigaction(caught_signals[i], NULL, &now) || now.sa_handler != SIG_DFL)
+			continue;
+		program_default[i] = now;
+		/* Another thread's action, set meanwhile, stays. */
+		if (real_sigaction(caught_signals[i], &catch, &was) == 0 &&
+		    was.sa_handler != SIG_DFL)
+			real_sigaction(caught_signals[i], &was, NULL);
+	}
+	pthread_atfork(NULL, NULL, give_back_in_init);
 }
 
 void gt_signals_give_back(void)
@@ -139,29 +181,23 @@ GT_EXPORT int GT_HOOK_NAME(sigaction)(int sig, const struct sigaction *act,
 				      struct sigaction *oldact)
 {
 	int i = caught_index(sig);
-	if (i < 0)
-		return real_sigaction(sig, act, oldact);
-	int to_default = act && act->sa_handler == SIG_DFL; /* act may be oldact */
-	struct sigaction old;
-	if (real_sigaction(sig, act, &old))
-		return -1;
-	if (oldact)
-		*oldact = is_catcher(&old) ? program_default[i] : old;
-	if (to_default)
-		catch_if_default(i);
-	return 0;
+	return i < 0 ? real_sigaction(sig, act, oldact) : set_caught(i, act, oldact);
 }
 
-/* glibc's signal() is BSD's; its flags depend on siginterrupt(), so the real one sets. */
+/*
+ * glibc's signal() is BSD's: restarting, the signal blocked in its handler.
+ * A handler or SIG_IGN goes to the real one, whose flags also follow
+ * siginterrupt(); the default is set as signal() sets it, as the catcher.
+ */
 GT_EXPORT sighandler_t GT_HOOK_NAME(signal)(int sig, sighandler_t handler)
 {
 	int i = caught_index(sig);
-	sighandler_t old = real_signal(sig, handler);
-	if (i < 0 || old == SIG_ERR)
-		return old;
-	if (old == catcher)
-		old = SIG_DFL;
-	if (handler == SIG_DFL)
-		catch_if_default(i);
-	return old;
+	if (i < 0 || handler != SIG_DFL) {
+		sighandler_t old = real_signal(sig, handler);
+		return old == catcher ? SIG_DFL : old;
+	}
+	struct sigaction dfl = {.sa_handler = SIG_DFL, .sa_flags = SA_RESTART}, old;
+	sigemptyset(&dfl.sa_mask);
+	sigaddset(&dfl.sa_mask, sig);
+	return set_caught(i, &dfl, &old) ? SIG_ERR : old.sa_handler;
 }

@@ -55,7 +55,7 @@ static inline void gt_real_end(void)
 /*
  * Around code whose hooked calls are the tracer's own: libdw, libelf and
  * libunwind allocate from the program's malloc, and dlsym and strerror may.
- * Every signal is blocked meanwhile (glibc keeps its own two): a handler
+ * Every signal but a fault's is blocked meanwhile (glibc keeps its own two): a handler
  * that mallocs was safe where it interrupted a map call, which cannot be
  * inside malloc, but inside a hook it could land in that malloc (the heap
  * corrupted, or the handler waiting on the arena its thread held). The
@@ -72,6 +72,10 @@ static inline struct gt_own gt_own_begin(void)
 	struct gt_own was = {.guard = gt_in_tracer};
 	sigset_t all;
 	sigfillset(&all);
+	/* Not those a fault raises: blocked, the kernel would kill past the program's handler. */
+	static const int faults[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS};
+	for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++)
+		sigdelset(&all, faults[i]);
 	pthread_sigmask(SIG_BLOCK, &all, &was.mask);
 	gt_in_tracer = GT_GUARD_OWN;
 	return was;
