@@ -167,6 +167,27 @@ plain_and_traced() {
 	same_outcome "$name" "$work/plain" "$work/traced" 0
 }
 
+# heap_room OPTION KIB PRELOAD PROG MOST: PROG (tests/progs/heap_grows.c, or
+# a copy of it), which allocates 1 MiB blocks until one fails and says how
+# many it got, run under `ulimit OPTION KIB` untraced and traced (its trace
+# in $work/trace.zst): the traced run stops tracing for want of memory,
+# with its warning, and gets at most MOST MiB less than the untraced one.
+heap_room() {
+	local option=$1 limit=$2 preload=$3 prog=$4 most=$5 plain traced
+	(ulimit "$option" "$limit" && "$prog") >"$work/plain.stdout" || fail "the untraced run failed"
+	GITTRACE_OUTPUT=$work/trace.zst run_status "$work/traced" \
+		bash -c 'ulimit "$1" "$2" && LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$3" "$4"' \
+		sh "$option" "$limit" "$preload" "$prog"
+	check_eq "traced: exit status" 0 "$(cat "$work/traced.status")"
+	check_grep "tracing stopped for want of memory" "^gittrace: out of memory" "$work/traced.stderr"
+	plain=$(sed -n 's/^allocated \([0-9]*\) MiB$/\1/p' "$work/plain.stdout")
+	traced=$(sed -n 's/^allocated \([0-9]*\) MiB$/\1/p' "$work/traced.stdout")
+	[ -n "$plain" ] && [ -n "$traced" ] || fail "no count: '$plain' untraced, '$traced' traced"
+	echo "ok: under ulimit $option $limit the program got $plain MiB untraced, $traced MiB traced"
+	[ "$traced" -ge $((plain - most)) ] ||
+		fail "traced, the program got $((plain - traced)) MiB less than untraced (at most $most allowed)"
+}
+
 # complete_prefix FILE: prints the length of the longest prefix of FILE made
 # of whole blocks (skippable header frame + zstd frame), read from the
 # block headers as include/gittrace/format.h lays them out: an 8-byte

@@ -26,18 +26,6 @@ rm "$work/junk"
 # The limit leaves room for the preload's libraries, its buffers and the
 # file mapped at the first walk, so that the tracer starts, maps the file
 # and traces until the program's own malloc fails.
-limit=$((256 << 10))
-(ulimit -v $limit && "$work/big") >"$work/plain.stdout" || fail "the untraced run failed"
-GITTRACE_OUTPUT=$work/trace.zst run_status "$work/traced" \
-	bash -c 'ulimit -v "$1" && shift && LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$1" "$2"' \
-	sh $limit "$preload" "$work/big"
-check_eq "traced: exit status" 0 "$(cat "$work/traced.status")"
-check_grep "tracing stopped for want of memory" "^gittrace: out of memory" "$work/traced.stderr"
-plain=$(sed -n 's/^allocated \([0-9]*\) MiB$/\1/p' "$work/plain.stdout")
-traced=$(sed -n 's/^allocated \([0-9]*\) MiB$/\1/p' "$work/traced.stdout")
-[ -n "$plain" ] && [ -n "$traced" ] || fail "no count: '$plain' untraced, '$traced' traced"
-echo "ok: untraced the program got $plain MiB under $limit KiB, traced $traced MiB"
-[ "$traced" -ge $((plain - 12)) ] ||
-	fail "traced, the program got $((plain - traced)) MiB less than untraced (at most 12 allowed)"
+heap_room -v $((256 << 10)) "$preload" "$work/big" 12
 "$report" --json "$work/trace.zst" >"$work/report.json" || fail "the report failed"
 finish
