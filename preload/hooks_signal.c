@@ -21,8 +21,9 @@
  *
  * Where the signal interrupted the tracer inside its stream, the image
  * cannot end (gt_end_image_abruptly): the process dies as before, and the
- * report says its trace was cut. Not caught: init (pid 1), whose default
- * actions the kernel does not carry out. Not hidden: /proc/self/status's
+ * report says its trace was cut. Not caught in an init (pid 1, or a child
+ * forked into a new pid namespace), whose default actions the kernel does
+ * not carry out. Not hidden: /proc/self/status's
  * SigCgt, and actions read with the system call itself or with sigset,
  * sysv_signal and bsd_signal. Linux only, as the other signal hooks.
  */
@@ -32,7 +33,6 @@
 #include "interpose.h"
 #include "lifecycle.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
@@ -123,8 +123,10 @@ static int set_caught(int i, const struct sigaction *act, struct sigaction *old)
 static void catcher(int sig)
 {
 	int i = caught_index(sig);
-	/* An init process (pid 1, as after unshare and fork) keeps living: the kernel drops the
-	 * signal. */
+	/*
+	 * An init (pid 1: a child forked into a new pid namespace, whose catcher
+	 * the fork handler below missed) lives on: the kernel drops the signal.
+	 */
 	if (getpid() != 1)
 		gt_end_image_abruptly(GT_END_SIGNAL, sig);
 	struct sigaction dfl = {.sa_handler = SIG_DFL};
@@ -133,7 +135,7 @@ static void catcher(int sig)
 	sigemptyset(&only);
 	sigaddset(&only, sig);
 	pthread_sigmask(SIG_UNBLOCK, &only, NULL);
-	raise(sig); /* the default action: the process ends here, but as init */
+	raise(sig); /* the default action: the process ends here, but an init's */
 }
 
 /* A child forked into a new pid namespace is its init: no catcher there. */
