@@ -42,6 +42,9 @@ program_case actions 0 null 0
 program_case pipe $((128 + 13)) SIGPIPE 1000
 program_case handled $((128 + 2)) SIGINT 1000
 program_case ignored 0 null 1000
+# Two threads set SIGINT's action at once: the one that came last stands.
+program_case race 0 null 0
+check_grep "race: the handler set last stands" "^race: 0 wrong of " "$work/traced.stdout"
 check_eq "ignored: exit status in the report" 0 \
 	"$(jq '.processes[0].exit_status' "$work/ignored.json")"
 

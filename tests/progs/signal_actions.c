@@ -11,10 +11,17 @@
  *   ignored  ignores SIGTERM, raises it, prints "survived"; exits 0
  *   handled  its own SIGINT handler runs once; then signal(SIGINT, SIG_DFL)
  *            and SIGINT again: killed by SIGINT
+ *   race     two threads set SIGINT's action at once, one the default, the
+ *            other a handler, RACE_ROUNDS times: where the handler's call
+ *            read the default as the action before, it came last, and the
+ *            handler must stand. Prints "race: N wrong of ROUNDS". (The
+ *            tracer's hooks once set the default and put their catcher in
+ *            two steps, between which the handler was lost.)
  * Its allocations: ALLOCATIONS malloc and free pairs of its own, so that a
  * trace of it has at least that many calls of each.
  */
 #define _GNU_SOURCE /* sighandler_t */
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +29,7 @@
 #include <unistd.h>
 
 #define ALLOCATIONS 1000
+#define RACE_ROUNDS 50000
 
 static void allocate(void)
 {
@@ -106,6 +114,47 @@ static void actions(int sig)
 	show("back to the first", sig);
 }
 
+static pthread_barrier_t turn;
+
+/* The race's other thread: the default, once a round. */
+static void *set_default(void *unused)
+{
+	(void)unused;
+	struct sigaction dfl = {.sa_handler = SIG_DFL};
+	for (int i = 0; i < RACE_ROUNDS; i++) {
+		pthread_barrier_wait(&turn);
+		sigaction(SIGINT, &dfl, NULL);
+		pthread_barrier_wait(&turn);
+		pthread_barrier_wait(&turn);
+	}
+	return NULL;
+}
+
+static int race(void)
+{
+	pthread_t other;
+	pthread_barrier_init(&turn, NULL, 2);
+	if (pthread_create(&other, NULL, set_default, NULL))
+		return 2;
+	int wrong = 0;
+	struct sigaction start = {.sa_handler = on_signal},
+			 mine = {.sa_sigaction = on_signal_info, .sa_flags = SA_SIGINFO};
+	for (int i = 0; i < RACE_ROUNDS; i++) {
+		sigaction(SIGINT, &start, NULL);
+		pthread_barrier_wait(&turn);
+		struct sigaction before, now;
+		sigaction(SIGINT, &mine, &before);
+		pthread_barrier_wait(&turn);
+		sigaction(SIGINT, NULL, &now);
+		wrong += !(before.sa_flags & SA_SIGINFO) && before.sa_handler == SIG_DFL &&
+			 now.sa_sigaction != on_signal_info;
+		pthread_barrier_wait(&turn);
+	}
+	pthread_join(other, NULL);
+	printf("race: %d wrong of %d\n", wrong, RACE_ROUNDS);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc == 2 ? argv[1] : "";
@@ -138,6 +187,8 @@ int main(int argc, char **argv)
 		printf("survived\n");
 		return 0;
 	}
+	if (!strcmp(mode, "race"))
+		return race();
 	if (!strcmp(mode, "handled")) {
 		signal(SIGINT, on_signal);
 		raise(SIGINT);
@@ -147,6 +198,6 @@ int main(int argc, char **argv)
 		raise(SIGINT);
 		return 3; /* not reached: SIGINT */
 	}
-	fprintf(stderr, "usage: signal_actions actions|pipe|wait|ignored|handled\n");
+	fprintf(stderr, "usage: signal_actions actions|pipe|wait|ignored|handled|race\n");
 	return 2;
 }
