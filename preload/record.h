@@ -35,17 +35,16 @@ static inline void gt_record_call(enum gt_fn fn, int timed, uint64_t t0, uint64_
 }
 
 #ifdef __linux__
-/* The first byte of a /proc file, or 0. */
-static inline char gt_proc_first_byte(const char *path)
+/* A small /proc file into buf (size bytes), NUL-ended: "" if unreadable. */
+static inline void gt_proc_read(const char *path, char *buf, size_t size)
 {
-	char c = 0;
+	ssize_t n = 0;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd >= 0) {
-		if (read(fd, &c, 1) != 1)
-			c = 0;
+		n = read(fd, buf, size - 1);
 		close(fd);
 	}
-	return c;
+	buf[n > 0 ? n : 0] = '\0';
 }
 
 /*
@@ -59,20 +58,12 @@ static __attribute__((noinline, cold)) int gt_near_map_count_limit(void)
 {
 	char buf[4096];
 	ssize_t n;
-	long limit, maps = 0;
-	int fd = open("/proc/sys/vm/max_map_count", O_RDONLY | O_CLOEXEC);
+	long maps = 0;
+	gt_proc_read("/proc/sys/vm/max_map_count", buf, sizeof(buf));
+	long limit = strtol(buf, NULL, 10);
+	int fd = limit > 0 ? open("/proc/self/maps", O_RDONLY | O_CLOEXEC) : -1;
 	if (fd < 0)
 		return 1; /* unknown: the tracer may be the cause */
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	buf[n > 0 ? n : 0] = '\0';
-	limit = strtol(buf, NULL, 10);
-	fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || limit <= 0) {
-		if (fd >= 0)
-			close(fd);
-		return 1;
-	}
 	while ((n = read(fd, buf, sizeof(buf))) > 0)
 		for (ssize_t i = 0; i < n; i++)
 			maps += buf[i] == '\n';
@@ -81,12 +72,11 @@ static __attribute__((noinline, cold)) int gt_near_map_count_limit(void)
 }
 #endif
 
-/* Under a limit (ulimit -v, -d), a request smaller than it may have failed for the tracer's maps.
- */
-static inline int gt_under_limit(int resource, uint64_t bytes)
+/* The soft limit on a resource; RLIM_INFINITY if none or unknown. */
+static inline rlim_t gt_limit(int resource)
 {
 	struct rlimit rl;
-	return getrlimit(resource, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && bytes < rl.rlim_cur;
+	return getrlimit(resource, &rl) == 0 ? rl.rlim_cur : RLIM_INFINITY;
 }
 
 /*
@@ -110,16 +100,17 @@ static inline int gt_may_fit(uint64_t bytes)
 	if (bytes > (uint64_t)PTRDIFF_MAX)
 		return 0;
 	int saved_errno = errno, fits = 1;
-	struct rlimit as;
-	if (gt_under_limit(RLIMIT_AS, bytes) || gt_under_limit(RLIMIT_DATA, bytes))
+	rlim_t as = gt_limit(RLIMIT_AS), data = gt_limit(RLIMIT_DATA);
+	if ((as != RLIM_INFINITY && bytes < as) || (data != RLIM_INFINITY && bytes < data))
 		fits = 1;
-	else if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY)
+	else if (as != RLIM_INFINITY)
 		fits = 0; /* no smaller than the limit on address space */
 #ifdef __linux__
 	else {
+		char mode[2];
 		int cancel = gt_cancel_off();
-		fits = gt_proc_first_byte("/proc/sys/vm/overcommit_memory") == '2' ||
-		       gt_near_map_count_limit();
+		gt_proc_read("/proc/sys/vm/overcommit_memory", mode, sizeof(mode));
+		fits = mode[0] == '2' || gt_near_map_count_limit();
 		gt_cancel_restore(cancel);
 	}
 #endif
