@@ -38,11 +38,20 @@ static size_t fd_path(int fd, char *out, size_t cap)
 /*
  * The thread's page faults and CPU time right after a map call, for the
  * cost of a window while it is mapped (format.h, USAGE). Only file maps
- * and unmaps: a few hundred nanoseconds beside a call that costs more.
+ * and unmaps: a few hundred nanoseconds beside a call that costs more,
+ * but on some machines several µs, in the kernel time it reads: the
+ * caller times it with its other system calls (usage_read).
  */
-static const struct rusage *thread_usage(struct rusage *ru)
+static const struct gt_usage *thread_usage(struct gt_usage *u)
 {
-	return getrusage(RUSAGE_THREAD, ru) == 0 ? ru : NULL;
+	return getrusage(RUSAGE_THREAD, &u->ru) == 0 ? u : NULL;
+}
+
+/* The tracer's own work since the real call ended at t1 is done: its time. */
+static void usage_read(struct gt_usage *u, uint64_t t1)
+{
+	uint64_t now = gt_now_ns();
+	u->tracer_ns = now > t1 ? now - t1 : 0;
 }
 
 /* Whether a map call is of a file and succeeded: its window has a cost to follow. */
@@ -78,8 +87,8 @@ static void record_mmap(enum gt_fn fn, int timed, uint64_t t0, uint64_t t1, void
 	char *path = short_call.path;
 	uint8_t *other = short_call.other;
 	int saved_errno = errno;
-	struct rusage ru;
-	const struct rusage *usage = maps_file(flags, fd, r) ? thread_usage(&ru) : NULL;
+	struct gt_usage u;
+	const struct gt_usage *usage = maps_file(flags, fd, r) ? thread_usage(&u) : NULL;
 	size_t plen = (flags & MAP_ANONYMOUS) || fd < 0 ? 0 : fd_path(fd, path, GT_SHORT_PATH);
 	struct long_path_call *long_call = NULL;
 	if (plen == GT_SHORT_PATH) {
@@ -92,6 +101,8 @@ static void record_mmap(enum gt_fn fn, int timed, uint64_t t0, uint64_t t1, void
 			other = long_call->other;
 		}
 	}
+	if (usage)
+		usage_read(&u, t1);
 	/* mmap64's arguments are mmap's (format.h). */
 	struct gt_call_bytes args;
 	gt_call_bytes_init(&args, size, other);
@@ -174,9 +185,11 @@ GT_EXPORT int GT_HOOK_NAME(munmap)(void *addr, size_t len)
 	int r = gt_real_munmap(addr, len);
 	gt_real_end();
 	uint64_t t1 = gt_now_ns();
-	struct rusage ru;
+	struct gt_usage u;
 	int saved_errno = errno;
-	const struct rusage *usage = r == 0 ? thread_usage(&ru) : NULL;
+	const struct gt_usage *usage = r == 0 ? thread_usage(&u) : NULL;
+	if (usage)
+		usage_read(&u, t1);
 	uint8_t size[GT_CALL_ARGS_MAX], other[GT_CALL_ARGS_MAX];
 	struct gt_call_bytes args;
 	gt_call_bytes_init(&args, size, other);

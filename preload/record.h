@@ -28,7 +28,7 @@
  * written again (image.h), outside the stream lock.
  */
 static inline void gt_record_call(enum gt_fn fn, int timed, uint64_t t0, uint64_t t1,
-				  const struct gt_call_bytes *args, const struct rusage *usage)
+				  const struct gt_call_bytes *args, const struct gt_usage *usage)
 {
 	if (gt_stream_call(fn, timed, t0, t1, args, usage))
 		gt_image_modules_if_loaded();

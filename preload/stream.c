@@ -41,7 +41,7 @@
  * besides its arguments.
  */
 #define GT_STACK_BODY_MAX (GT_UV_MAX * (GT_MAX_STACK_DEPTH + 2))
-#define GT_USAGE_MAX	  (1 + GT_UV_MAX + 4 * GT_UV_MAX)
+#define GT_USAGE_MAX	  (1 + GT_UV_MAX + 5 * GT_UV_MAX)
 #define GT_CALL_OVERHEAD  (2 * (1 + GT_UV_MAX) + GT_STACK_BODY_MAX + GT_USAGE_MAX + 64)
 
 /*
@@ -636,7 +636,7 @@ static void add_tracer_cost(int timed, uint64_t end_ns, uint64_t flush_ns)
 }
 
 int gt_stream_call(enum gt_fn fn, int timed, uint64_t t0, uint64_t t1,
-		   const struct gt_call_bytes *args, const struct rusage *usage)
+		   const struct gt_call_bytes *args, const struct gt_usage *usage)
 {
 	uintptr_t ips[GT_MAX_STACK_DEPTH];
 	/* A free's stack is never read: its block's is its allocation's. */
@@ -684,9 +684,10 @@ int gt_stream_call(enum gt_fn fn, int timed, uint64_t t0, uint64_t t1,
 	}
 	put_call(fn, timed, sampled, timed ? t0 : t1, t1 - t0, stack_id, args);
 	if (usage) { /* right behind its CALL, in the same block */
+		const struct rusage *ru = &usage->ru;
 		uint8_t *end = gt_encode_usage_body(
-			st.body, (uint64_t)usage->ru_minflt, (uint64_t)usage->ru_majflt,
-			gt_timeval_ns(usage->ru_utime), gt_timeval_ns(usage->ru_stime));
+			st.body, (uint64_t)ru->ru_minflt, (uint64_t)ru->ru_majflt,
+			gt_timeval_ns(ru->ru_utime), gt_timeval_ns(ru->ru_stime), usage->tracer_ns);
 		put_record(GT_REC_USAGE, st.body, (size_t)(end - st.body));
 	}
 	st.calls++;

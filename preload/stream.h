@@ -7,7 +7,7 @@
 
 #include "gittrace/format.h"
 
-struct rusage;
+#include <sys/resource.h>
 
 /*
  * malloc, calloc, free and the aligned family are timed on a random 1 in
@@ -75,19 +75,28 @@ static inline void gt_call_bytes_init(struct gt_call_bytes *b, uint8_t *size, ui
 }
 
 /*
+ * A thread's usage right after a map call (format.h, USAGE): its rusage,
+ * and the time from the real call's end until the tracer had read that and
+ * the map's path (tracer_ns).
+ */
+struct gt_usage {
+	struct rusage ru;
+	uint64_t tracer_ns;
+};
+
+/*
  * Appends one CALL record for the calling thread: fn; if timed, its start
  * t0 and duration t1 - t0, else the one time t1 (format.h, CALL: the end
  * of a call that returns a block, the start of free; GT_TIME_UNREAD from
  * gt_stream_untimed_ns is replaced here); the stack (captured
  * here unless in counting mode or for free) and the arguments already
- * encoded; then, if usage is not NULL, a USAGE record with it (the
- * thread's rusage right after the real call). A call that cannot fit an
+ * encoded; then, if usage is not NULL, a USAGE record with it. A call that cannot fit an
  * empty buffer is counted as dropped. Called with the guard held (through
  * gt_record_call, record.h). Returns 1 if the call's stack was new to the
  * image and written, else 0.
  */
 int gt_stream_call(enum gt_fn fn, int timed, uint64_t t0, uint64_t t1,
-		   const struct gt_call_bytes *args, const struct rusage *usage);
+		   const struct gt_call_bytes *args, const struct gt_usage *usage);
 
 /*
  * Appends one record (tag + body) to the stream, flushing first if needed.

@@ -90,12 +90,13 @@ static void end_period(struct gt_maps *m)
 	m->period_again = m->live_again;
 }
 
-void gt_maps_usage(struct gt_maps *m, uint64_t faults, uint64_t system_ns)
+void gt_maps_usage(struct gt_maps *m, uint64_t faults, uint64_t system_ns, uint64_t tracer_ns)
 {
 	double windows = (double)(m->period_first + m->period_again);
 	if (windows == 0)
 		return;
-	double sys = (double)system_ns;
+	/* Net, even below 0: ticks put a period's kernel time in the next. */
+	double sys = (double)system_ns - (double)tracer_ns;
 	double again = (double)m->period_again / windows, first = 1 - again;
 	m->again.faults += (double)faults * again;
 	m->again.system_ns += sys * again;

@@ -29,13 +29,22 @@ struct gt_kind_stats {
  * USAGE). Between two readings, the faults and kernel time (less the map
  * call's own) are shared among the pack windows mapped at the time;
  * windows of a region mapped before ("again") would not have been
- * unmapped and faulted in anew under git's default limits.
+ * unmapped and faulted in anew under git's default limits. The kernel
+ * times are net of the tracer's own system calls around the readings
+ * (format.h, USAGE tracer_ns): a period's may go below 0, a sum rarely;
+ * read them through gt_window_cost_system_ns.
  */
 struct gt_window_cost {
 	double faults;	      /* page faults, this kind's share */
 	double system_ns;     /* kernel time outside map calls, this kind's share */
 	double any_system_ns; /* kernel time of periods with one such window mapped */
 };
+
+/* A sum of kernel time of struct gt_window_cost: not below 0. */
+static inline double gt_window_cost_system_ns(double sum)
+{
+	return sum > 0 ? sum : 0;
+}
 
 struct gt_maps {
 	struct gt_intervals live;
@@ -93,10 +102,12 @@ double gt_maps_thrash_ratio(const struct gt_maps *m);
 
 /*
  * A thread's reading right after a map call: faults and kernel time since
- * its previous reading. The kernel time holds the map call's own: the
- * kernel accounts it in ticks, so one call's part cannot be taken out.
+ * its previous reading, and the time the tracer spent on its own system
+ * calls around the previous reading (tracer_ns), taken off that kernel
+ * time. The kernel time holds the map call's own: the kernel accounts it
+ * in ticks, so one call's part cannot be taken out.
  */
-void gt_maps_usage(struct gt_maps *m, uint64_t faults, uint64_t system_ns);
+void gt_maps_usage(struct gt_maps *m, uint64_t faults, uint64_t system_ns, uint64_t tracer_ns);
 
 /* Ends the image: settles the no-eviction bound on the limit and the window model. */
 void gt_maps_finish(struct gt_maps *m);

@@ -546,7 +546,8 @@ static void apply_usage(struct gt_image *img, const struct gt_rec_usage *u)
 		uint64_t was = t->usage.minflt + t->usage.majflt, now = u->minflt + u->majflt;
 		gt_maps_usage(&img->maps, now > was ? now - was : 0,
 			      u->system_ns > t->usage.system_ns ? u->system_ns - t->usage.system_ns
-								: 0);
+								: 0,
+			      t->usage.tracer_ns);
 	}
 	t->usage = *u;
 	t->has_usage = 1;

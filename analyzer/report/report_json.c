@@ -307,9 +307,11 @@ void gt_report_json_process(struct gt_json *j, const struct gt_summary *s, const
 	gt_json_kv_bool(j, "measured", m->usage_periods > 0);
 	gt_json_kv_double(j, "again_calls_seconds", (double)m->again_calls_ns / 1e9);
 	gt_json_kv_double(j, "again_faults", m->again.faults);
-	gt_json_kv_double(j, "again_system_seconds", m->again.system_ns / 1e9);
+	gt_json_kv_double(j, "again_system_seconds",
+			  gt_window_cost_system_ns(m->again.system_ns) / 1e9);
 	gt_json_kv_double(j, "first_faults", m->first.faults);
-	gt_json_kv_double(j, "first_system_seconds", m->first.system_ns / 1e9);
+	gt_json_kv_double(j, "first_system_seconds",
+			  gt_window_cost_system_ns(m->first.system_ns) / 1e9);
 	gt_json_end_object(j);
 	gt_json_key(j, "packed_git_limit");
 	gt_json_begin_object(j);

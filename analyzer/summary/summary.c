@@ -317,8 +317,8 @@ static void fill_input(struct gt_verdict_input *in, const struct gt_proc *p)
 	in->has_window_cost = mp->usage_periods > 0;
 	in->again_calls_seconds = (double)mp->again_calls_ns / 1e9;
 	in->again_faults = mp->again.faults;
-	in->again_system_seconds = mp->again.system_ns / 1e9;
-	in->again_any_system_seconds = mp->again.any_system_ns / 1e9;
+	in->again_system_seconds = gt_window_cost_system_ns(mp->again.system_ns) / 1e9;
+	in->again_any_system_seconds = gt_window_cost_system_ns(mp->again.any_system_ns) / 1e9;
 	in->allocator_excess_usual = gt_image_allocator_excess_seconds(img, 0.5);
 	in->allocator_excess_slow = gt_image_allocator_excess_seconds(img, 0.9);
 	in->env = (const char *const *)img->env;

@@ -77,6 +77,7 @@
  * have no time entry. 4.1 — END reason signal: the process was killed by a
  * signal it had left at its default action, its records written first (a 4.0
  * reader names the reason unknown and takes the signal for an exit status).
+ * 4.2 — USAGE tracer_ns: the tracer's own work around the reading.
  */
 #ifndef GITTRACE_FORMAT_H
 #define GITTRACE_FORMAT_H
@@ -86,7 +87,7 @@
 #include <string.h>
 
 #define GT_FORMAT_MAJOR 4
-#define GT_FORMAT_MINOR 1
+#define GT_FORMAT_MINOR 2
 
 /* zstd reserves 0x184D2A50..0x184D2A5F for skippable frames; we take one. */
 #define GT_SKIPPABLE_MAGIC	 0x184D2A5Du
@@ -348,10 +349,19 @@ static inline unsigned gt_columns_of_major(unsigned major)
  * the real call of the CALL it immediately follows. Written after an
  * mmap/mmap64 of a file and after a munmap, so that a reader can tell the
  * page faults and kernel time a mapped window cost while it was mapped.
+ * Since 4.2: tracer_ns, the time from the end of the real call until the
+ * tracer had read the usage and the map's path: system calls of its own
+ * (getrusage, readlink) whose kernel time falls partly before the reading
+ * and mostly after it. The period between two readings of a thread holds
+ * about one such stretch: a reader takes the earlier reading's tracer_ns
+ * off the period's kernel time.
  */
 #define GT_FIELDS_USAGE(F)                                                                         \
 	F(minflt, U, "minflt")                                                                     \
-	F(majflt, U, "majflt") F(user_ns, U, "user_ns") F(system_ns, U, "system_ns")
+	F(majflt, U, "majflt")                                                                     \
+	F(user_ns, U, "user_ns")                                                                   \
+	F(system_ns, U, "system_ns")                                                               \
+	F(tracer_ns, LATER, "tracer_ns")
 
 /* How an image came to be. */
 enum gt_origin {

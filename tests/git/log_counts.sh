@@ -65,6 +65,15 @@ one_case() {
 	maps=$(grep -c '\.pack>' "$work/$name.strace" || true)
 	check_eq "$name: pack maps, trace vs strace" "$maps" \
 		"$(jq '.processes[0].maps.by_kind.pack.mmaps' "$work/$name.json")"
+
+	# Each reading after a file map or unmap carries the time of the
+	# tracer's own system calls around it (format 4.2, USAGE tracer_ns),
+	# which the window prediction takes off the kernel time: a count of
+	# readings, and of those that say the tracer took any time at all.
+	local readings
+	readings=$(awk '/ USAGE / { n++; t += $NF ~ /^tracer_ns=[1-9]/ }
+		END { print (n > 0) " " (t > 0) }' "$work/$name.dump")
+	check_eq "$name: readings, and the tracer's time in them" "1 1" "$readings"
 }
 
 one_case default
