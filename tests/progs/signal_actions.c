@@ -17,15 +17,25 @@
  *            handler must stand. Prints "race: N wrong of ROUNDS". (The
  *            tracer's hooks once set the default and put their catcher in
  *            two steps, between which the handler was lost.)
+ *   init     forks a child into a new pid namespace, whose init (pid 1) it
+ *            is; once the child sleeps, sends it SIGTERM, which an init
+ *            ignores at the default action: the child sleeps its second
+ *            and exits 0. Prints the child's sleep and end. Exits 77 where
+ *            no pid namespace can be made. (The tracer's catcher once
+ *            took SIGTERM there and cut the sleep short.)
  * Its allocations: ALLOCATIONS malloc and free pairs of its own, so that a
  * trace of it has at least that many calls of each.
  */
-#define _GNU_SOURCE /* sighandler_t */
+#define _GNU_SOURCE /* sighandler_t, unshare */
+#include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define ALLOCATIONS 1000
@@ -155,6 +165,62 @@ static int race(void)
 	return 0;
 }
 
+/* Whether the process pid sleeps (its state in /proc/PID/stat). */
+static int sleeping(pid_t pid)
+{
+	char path[64], state = 0;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (f) {
+		/* pid (comm) state ...: comm may hold spaces and parentheses */
+		char line[512];
+		if (fgets(line, sizeof(line), f)) {
+			char *close = strrchr(line, ')');
+			if (close && close[1] == ' ')
+				state = close[2];
+		}
+		fclose(f);
+	}
+	return state == 'S';
+}
+
+static int init_child(void)
+{
+	/* As root, or else in a user namespace of its own. */
+	if (unshare(CLONE_NEWPID) && unshare(CLONE_NEWUSER | CLONE_NEWPID)) {
+		printf("no pid namespace here: %s\n", strerror(errno));
+		return 77;
+	}
+	int ready[2];
+	if (pipe(ready))
+		return 2;
+	pid_t child = fork();
+	if (child < 0)
+		return 2;
+	if (!child) {
+		allocate();
+		struct timespec second = {1, 0};
+		(void)!write(ready[1], "r", 1);
+		int r = nanosleep(&second, NULL);
+		printf("init: pid %d, its sleep %s\n", (int)getpid(),
+		       r ? strerror(errno) : "lasted a second");
+		_exit(0);
+	}
+	char r;
+	if (read(ready[0], &r, 1) != 1)
+		return 2;
+	/* Past its write, the child sleeps only in nanosleep. */
+	while (!sleeping(child))
+		usleep(1000);
+	kill(child, SIGTERM);
+	int status;
+	if (waitpid(child, &status, 0) != child)
+		return 2;
+	printf("init: %s %d\n", WIFSIGNALED(status) ? "killed by signal" : "exit",
+	       WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc == 2 ? argv[1] : "";
@@ -189,6 +255,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(mode, "race"))
 		return race();
+	if (!strcmp(mode, "init"))
+		return init_child();
 	if (!strcmp(mode, "handled")) {
 		signal(SIGINT, on_signal);
 		raise(SIGINT);
@@ -198,6 +266,6 @@ int main(int argc, char **argv)
 		raise(SIGINT);
 		return 3; /* not reached: SIGINT */
 	}
-	fprintf(stderr, "usage: signal_actions actions|pipe|wait|ignored|handled|race\n");
+	fprintf(stderr, "usage: signal_actions actions|pipe|wait|ignored|handled|race|init\n");
 	return 2;
 }
