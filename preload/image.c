@@ -212,7 +212,8 @@ void gt_image_end(enum gt_end_reason reason, int status)
 		(uint64_t)ru.ru_maxrss,
 		since_start((uint64_t)ru.ru_minflt, (uint64_t)start_usage.ru_minflt),
 		since_start((uint64_t)ru.ru_majflt, (uint64_t)start_usage.ru_majflt),
-		gt_stream_calls(), gt_stream_drops(), gt_stream_threads(), gt_stream_tracer_ns());
+		gt_stream_calls(), gt_stream_drops(), gt_stream_threads(), gt_stream_tracer_ns(),
+		since_start((uint64_t)ru.ru_nivcsw, (uint64_t)start_usage.ru_nivcsw));
 	gt_stream_end(body, (size_t)(end - body));
 }
 

@@ -87,6 +87,7 @@ static void verdict(struct gt_json *j, const struct gt_verdict *v)
 	gt_json_kv_double(j, "mmap_time_share", v->mmap_share);
 	gt_json_kv_double(j, "window_bound", v->window_bound);
 	gt_json_kv_bool(j, "window_search_unseen", v->window_search);
+	gt_json_kv_bool(j, "cpus_shared", v->cpus_shared);
 	gt_json_kv_bool(j, "shares_of_wall_time", v->shares_of_wall);
 	gt_json_kv_str(j, "headline", v->headline);
 	if (v->nreplay) { /* only with --replay: docs/replay.md */
@@ -246,6 +247,11 @@ void gt_report_json_process(struct gt_json *j, const struct gt_summary *s, const
 	gt_json_kv_double(j, "tracer_seconds", p->tracer_s);
 	gt_json_kv_uint(j, "capped_calls", img->capped_calls);
 	gt_json_kv_double(j, "capped_seconds", (double)img->capped_ns / 1e9);
+	gt_json_key(j, "involuntary_switches");
+	if (img->ended)
+		gt_json_uint(j, img->end.involuntary_switches);
+	else
+		gt_json_null(j);
 	gt_json_kv_uint(j, "threads", p->threads);
 	gt_json_kv_bool(j, "complete", gt_image_complete(img));
 	gt_json_key(j, "exit_status");

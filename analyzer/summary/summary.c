@@ -296,6 +296,7 @@ static void fill_input(struct gt_verdict_input *in, const struct gt_proc *p)
 	in->system_seconds = p->img->ended ? (double)p->img->end.system_ns / 1e9 : 0;
 	in->capped_calls = p->img->capped_calls;
 	in->capped_seconds = (double)p->img->capped_ns / 1e9;
+	in->involuntary_switches = p->img->ended ? p->img->end.involuntary_switches : 0;
 	in->wall_seconds = p->wall;
 	in->allocator_seconds = p->allocator_s;
 	in->mmap_seconds = p->mmap_s;
@@ -382,6 +383,7 @@ static void tree_input(struct gt_verdict_input *in, const struct gt_summary *s)
 		in->system_seconds += one.system_seconds;
 		in->capped_calls += one.capped_calls;
 		in->capped_seconds += one.capped_seconds;
+		in->involuntary_switches += one.involuntary_switches;
 		in->wall_seconds =
 			one.wall_seconds > in->wall_seconds ? one.wall_seconds : in->wall_seconds;
 		in->allocator_seconds += one.allocator_seconds;

@@ -321,6 +321,21 @@ static void time_inside(struct gt_verdict *v, const struct gt_verdict_input *in,
 			 (unsigned long long)in->capped_calls, in->capped_calls == 1 ? "" : "s",
 			 in->capped_calls == 1 ? "it" : "they",
 			 gt_format_seconds(in->capped_seconds).text);
+	if (v->cpus_shared)
+		EVIDENCE("the kernel switched the program out for other work %llu times (%.0f "
+			 "a second of CPU time): with its CPUs shared, times inside calls hold "
+			 "waits for a CPU and calls run slower after each switch, so the "
+			 "predictions err high; trace on an idle machine, or measure with "
+			 "gittrace --confirm",
+			 (unsigned long long)in->involuntary_switches,
+			 (double)in->involuntary_switches / in->cpu_seconds);
+}
+
+/* Whether the kernel often gave the program's CPUs to other work. */
+static int cpus_shared(const struct gt_verdict_input *in)
+{
+	return in->cpu_seconds > 0 && in->involuntary_switches >= GT_SHARED_CPU_SWITCHES_MIN &&
+	       (double)in->involuntary_switches >= GT_SHARED_CPU_SWITCHES_PER_S * in->cpu_seconds;
 }
 
 /* Whether the command gave git the window key (config keys ignore case). */
@@ -494,6 +509,7 @@ void gt_verdict_compute(struct gt_verdict *v, const struct gt_verdict_input *in)
 	else
 		v->window_bound = share(in->mmap_seconds + in->system_seconds, denom);
 	v->allocator = predict_allocator(in, denom);
+	v->cpus_shared = cpus_shared(in);
 
 	const struct gt_prediction *best =
 		v->window.gain >= v->allocator.gain ? &v->window : &v->allocator;

@@ -53,6 +53,18 @@
  * the kernel time counts in the high end only.
  */
 #define GT_KERNEL_TIME_RESOLVED_S 0.02
+/*
+ * The CPUs count as shared with other work (cpus_shared) from this many
+ * involuntary switches a second of the program's CPU time, and at least
+ * GT_SHARED_CPU_SWITCHES_MIN of them. Then times inside calls hold waits
+ * for a CPU, and calls after a switch run with cold caches: the
+ * allocator's prediction rose with the machine's load. On git.git, 2
+ * CPUs: `git log --raw -n 30000` 22–38 a second on a quiet machine (load
+ * 0.7; pack-objects, two threads, 33), 170–373 beside other jobs (load 1.8
+ * to 2.7), 280 pinned to one CPU beside a busy loop.
+ */
+#define GT_SHARED_CPU_SWITCHES_PER_S 100
+#define GT_SHARED_CPU_SWITCHES_MIN   10
 
 enum gt_verdict_class {
 	GT_VERDICT_NEITHER = 0,
@@ -95,6 +107,9 @@ struct gt_verdict_input {
 	double system_seconds; /* kernel CPU time of the processes that ended */
 	uint64_t capped_calls; /* calls measured implausibly long (model.c) */
 	double capped_seconds; /* the time cut off them */
+	/* Times the kernel gave a CPU of the processes that ended to other
+	 * work (END involuntary_switches, format 4.2; 0 in older traces). */
+	uint64_t involuntary_switches;
 	double wall_seconds;
 	double allocator_seconds, mmap_seconds;
 	uint64_t allocations, temporary;
@@ -153,6 +168,7 @@ struct gt_verdict {
 	 */
 	double window_bound;
 	int window_search;  /* many small windows at once: git's search of them is unseen */
+	int cpus_shared;    /* the kernel gave the CPU to other work often (verdict.c) */
 	int shares_of_wall; /* 1: no CPU time known, shares of wall */
 	char **evidence, **suggestions; /* owned strings */
 	size_t nevidence, nsuggestions;

@@ -77,7 +77,8 @@
  * have no time entry. 4.1 — END reason signal: the process was killed by a
  * signal it had left at its default action, its records written first (a 4.0
  * reader names the reason unknown and takes the signal for an exit status).
- * 4.2 — USAGE tracer_ns: the tracer's own work around the reading.
+ * 4.2 — USAGE tracer_ns: the tracer's own work around the reading; END
+ * involuntary_switches.
  */
 #ifndef GITTRACE_FORMAT_H
 #define GITTRACE_FORMAT_H
@@ -311,6 +312,10 @@ static inline unsigned gt_columns_of_major(unsigned major)
  * this image (recording a random sample of calls, timed, and scaled up;
  * every block written, timed). CPU time minus tracer_ns estimates the
  * program's own CPU time.
+ * Since 4.2: involuntary_switches, the times the kernel took a CPU from the
+ * image's threads for another's (rusage ru_nivcsw, since image start): on a
+ * machine whose CPUs other work shares, calls hold waits for a CPU and run
+ * slower after each switch.
  * More CALLs of the image may follow: the C library's clean-up after the
  * last finalizer, or (earlier tracers, which wrote END in their own
  * destructor) the frees of the libraries finalized after the tracer, a
@@ -329,7 +334,8 @@ static inline unsigned gt_columns_of_major(unsigned major)
 	F(calls, U, "calls")                                                                       \
 	F(dropped, U, "dropped")                                                                   \
 	F(threads, U, "threads")                                                                   \
-	F(tracer_ns, LATER, "tracer_ns")
+	F(tracer_ns, LATER, "tracer_ns")                                                           \
+	F(involuntary_switches, LATER, "involuntary_switches")
 
 /* EXEC_FAILED: an exec ended the image with reason EXEC, but failed; the image goes on. */
 #define GT_FIELDS_EXEC_FAILED(F) F(err, S, "errno")

@@ -5,6 +5,7 @@
  * suggestions, and suggestions that name the git settings.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../check.h"
@@ -392,6 +393,35 @@ int main(void)
 	CHECK(v.window_bound == 0);
 	CHECK(any(v.evidence, v.nevidence, "no pack window was mapped"));
 	CHECK(!any(v.evidence, v.nevidence, "no window setting can save more"));
+	gt_verdict_release(&v);
+
+	/* CPUs shared with other work: from GT_SHARED_CPU_SWITCHES_PER_S a CPU second. */
+	facts(&in, 0.5, 0, 0); /* 10 s of CPU */
+	in.involuntary_switches = 10 * GT_SHARED_CPU_SWITCHES_PER_S - 1;
+	gt_verdict_compute(&v, &in);
+	CHECK(!v.cpus_shared && !any(v.evidence, v.nevidence, "for other work"));
+	gt_verdict_release(&v);
+	in.involuntary_switches = 10 * GT_SHARED_CPU_SWITCHES_PER_S;
+	gt_verdict_compute(&v, &in);
+	CHECK(v.cpus_shared);
+	char shared[128];
+	snprintf(shared, sizeof(shared),
+		 "the kernel switched the program out for other work %d times (%d a second of "
+		 "CPU time)",
+		 10 * GT_SHARED_CPU_SWITCHES_PER_S, GT_SHARED_CPU_SWITCHES_PER_S);
+	CHECK(any(v.evidence, v.nevidence, shared));
+	gt_verdict_release(&v);
+	/* A short run: a few switches are no measure of the machine. */
+	in.cpu_seconds = 0.01;
+	in.involuntary_switches = GT_SHARED_CPU_SWITCHES_MIN - 1;
+	gt_verdict_compute(&v, &in);
+	CHECK(!v.cpus_shared);
+	gt_verdict_release(&v);
+	/* No CPU time known (no process ended): no rate. */
+	in.cpu_seconds = 0;
+	in.involuntary_switches = 1000;
+	gt_verdict_compute(&v, &in);
+	CHECK(!v.cpus_shared);
 	gt_verdict_release(&v);
 	return check_result("test_verdict");
 }
