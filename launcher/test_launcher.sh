@@ -99,6 +99,29 @@ check_eq "Ctrl-C: status" 130 "$st"
 check_eq "Ctrl-C: the report, killed by SIGINT" "sh:SIGINT" \
 	"$(tail -n +2 int.out | jq -r '[.processes[] | "\(.argv[0]):\(.killed_by)"] | join(" ")')"
 check_eq "Ctrl-C: the script that ran gittrace stopped" 0 "$(grep -c "went on" int.out || true)"
+
+# A process the command leaves running (as git gc --auto does) writes the
+# trace after the command ended: gittrace waits for it (it holds the trace
+# file's lock), says so, and reports all of the run. The background job
+# waits on a fifo, which this script opens once gittrace says it waits.
+mkfifo gate
+"$gittrace" --stdout --json -- sh -c '(read x <gate; echo left running) & echo ready' \
+	>left.out 2>left.err &
+pid=$!
+until grep -q "waiting for the processes the command left running" left.err; do
+	kill -0 "$pid" 2>/dev/null || {
+		echo go >gate # lets the job end
+		fail "left running: gittrace reported without waiting"
+	}
+	sleep 0.05
+done
+echo go >gate
+run wait "$pid"
+check_eq "left running: status" 0 "$st"
+check_eq "left running: its output" "ready left running" "$(grep -v '^[{ ]' left.out | xargs)"
+check_eq "left running: the report holds both, complete" "sh:true sh:true" \
+	"$(sed -n '/^{/,$p' left.out | jq -r '[.processes[] | "\(.argv[0]):\(.complete)"] | join(" ")')"
+
 run "$gittrace" -- ./no-such-command 2>/dev/null
 check_eq "command not found" 127 "$st"
 

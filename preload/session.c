@@ -17,10 +17,20 @@
  * a regular file: processes started later see it and stay untraced without
  * warning again.
  *
+ * Every process that writes the file holds a shared lock on it (flock:
+ * the lock is the open file's, so a fork's child shares it) until it ends,
+ * never waiting for it. So a root that finds the file locked knows that
+ * processes of another run still write it: `git log | sort` traced whole
+ * has a root per command, and git gc --auto leaves a repack running after
+ * the command that started it. That root adds its records to theirs
+ * instead of truncating the file under them, and the launcher waits for
+ * the lock before it reports (launcher/gittrace.in).
+ *
  * Safety: the file is created with O_NOFOLLOW (a symlink planted at the
  * path is refused, never followed), mode 0600 unless GITTRACE_FILE_MODE
  * says otherwise; a default name is created with O_EXCL so an existing
- * file is never clobbered; only a path the user named is truncated.
+ * file is never clobbered; only a path the user named is truncated, and
+ * only while no traced process holds its lock.
  */
 #include "session.h"
 #include "log.h"
@@ -34,6 +44,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -154,11 +165,16 @@ static int create_default(const char *dir, char *path, size_t cap)
 	return -1;
 }
 
-/* Opens (creating) the root's file; fills path with what was opened. */
-static int open_root_file(char *path, size_t cap)
+/*
+ * Opens (creating) the root's file; fills path with what was opened, and
+ * *named says the user named that file, which the root may replace
+ * (replace_unless_written).
+ */
+static int open_root_file(char *path, size_t cap, int *named)
 {
 	const char *out = gt_settings.output;
 	struct stat st;
+	*named = 0;
 	if (!out)
 		return create_default("", path, cap);
 	size_t len = strlen(out);
@@ -172,8 +188,28 @@ static int open_root_file(char *path, size_t cap)
 	path[0] = '\0';
 	if (path_append(path, cap, out))
 		return errno = ENAMETOOLONG, -1;
-	/* The user named this file: replacing its content is what they asked. */
-	return open(path, O_CREAT | O_TRUNC | GT_TRACE_OPEN_FLAGS, gt_settings.file_mode);
+	*named = 1;
+	return open(path, O_CREAT | GT_TRACE_OPEN_FLAGS, gt_settings.file_mode);
+}
+
+/*
+ * The user named the root's file (a regular one): replacing its content is
+ * what they asked, unless traced processes of another run write it now
+ * (they hold its lock). Returns 1 if it was emptied, 0 if this run joins
+ * theirs, -1 if it could not be emptied. Where locks fail otherwise (some
+ * network file systems), it is emptied, as before there were locks.
+ */
+static int replace_unless_written(int fd)
+{
+	if (flock(fd, LOCK_EX | LOCK_NB) && errno == EWOULDBLOCK)
+		return 0;
+	return ftruncate(fd, 0) ? -1 : 1;
+}
+
+/* Holds the file's shared lock while the process writes it; never waits. */
+static void hold(int fd)
+{
+	flock(fd, LOCK_SH | LOCK_NB);
 }
 
 /* Makes path absolute (in place) so children in other directories find it. */
@@ -217,7 +253,7 @@ static int open_session(int *origin, struct gt_trace_file *file)
 {
 	const char *session = secure_getenv(SESSION_VAR);
 	static char path[PATH_MAX]; /* only at the image's start: off the thread's stack */
-	int fd;
+	int fd, named = 0;
 
 	if (session)
 		session_set(session);
@@ -231,7 +267,7 @@ static int open_session(int *origin, struct gt_trace_file *file)
 		}
 	} else {
 		*origin = GT_ORIGIN_ROOT;
-		fd = open_root_file(path, sizeof(path));
+		fd = open_root_file(path, sizeof(path), &named);
 		if (fd < 0) {
 			const char *what =
 				gt_settings.output ? gt_settings.output : "gittrace.*.zst";
@@ -260,7 +296,16 @@ static int open_session(int *origin, struct gt_trace_file *file)
 			   "' is not a regular file; running untraced", NULL);
 		return -1;
 	}
-	if ((st.st_mode & S_ISVTX) && *origin != GT_ORIGIN_ROOT) {
+	/* 1: the file is this root's, new or emptied; 0: it joins a run that writes it. */
+	int own_file = named ? replace_unless_written(fd) : *origin == GT_ORIGIN_ROOT;
+	if (own_file < 0) {
+		int err = errno;
+		close(fd);
+		gt_disable("cannot replace trace file '", path, "': ", gt_strerror(err),
+			   "; running untraced", NULL);
+		return -1;
+	}
+	if ((st.st_mode & S_ISVTX) && !own_file) {
 		/* An earlier process of the run could not write: it warned. */
 		close(fd);
 		gt_stop_quietly();
@@ -279,6 +324,7 @@ static int open_session(int *origin, struct gt_trace_file *file)
 			   path, "': ", gt_strerror(err), "; running untraced", NULL);
 		return -1;
 	}
+	hold(fd);
 	file->fd = writer_fd(fd);
 	file->dev = st.st_dev;
 	file->ino = st.st_ino;
@@ -312,8 +358,10 @@ int gt_session_reopen(struct gt_trace_file *file)
 		close(fd); /* another file by that name now */
 		fd = -1;
 	}
-	if (fd >= 0)
+	if (fd >= 0) {
+		hold(fd);
 		file->fd = writer_fd(fd);
+	}
 	gt_cancel_restore(cancel);
 	errno = saved_errno;
 	return fd >= 0 ? 0 : -1;

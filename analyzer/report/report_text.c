@@ -182,7 +182,7 @@ static void tree(FILE *out, const struct gt_summary *s, size_t shown)
 		stars += hidden_stars;
 	}
 	if (stars)
-		fprintf(out, "  * incomplete: killed, or the trace was cut short\n");
+		fprintf(out, "  * incomplete: killed, still running, or the trace was cut short\n");
 	killed_note(out, s);
 }
 

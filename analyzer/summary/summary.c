@@ -223,24 +223,51 @@ static void build_sites(struct gt_summary *s, struct gt_proc *p)
 		p->sites[j]->index = j;
 }
 
-/* The run's first image: the command the user ran; NULL if unknown. */
-static const struct gt_image *root_image(const struct gt_model *m)
-{
-	for (size_t i = 0; i < gt_model_count(m); i++) {
-		const struct gt_image *img = gt_model_image(m, i);
-		if (img->has_info && img->origin == GT_ORIGIN_ROOT)
-			return img;
-	}
-	return NULL;
-}
-
-/* The command the user ran, shell-quoted. */
-static char *root_command(const struct gt_image *root)
+/* An image's command line, shell-quoted ("" if its IMAGE record is missing). */
+static char *command_line(const struct gt_image *img)
 {
 	char buf[4096] = "";
-	for (size_t a = 0; root && a < root->argc; a++)
-		gt_shell_quote(buf, sizeof(buf), root->argv[a]);
+	for (size_t a = 0; a < img->argc; a++)
+		gt_shell_quote(buf, sizeof(buf), img->argv[a]);
 	return gt_xstrndup(buf, strlen(buf));
+}
+
+/*
+ * Each process's command: its tree root's (the ancestor no traced process
+ * started); the run's: that of the tree that took the most CPU time, where
+ * `git log | sort`, traced whole, has two trees. Path compression keeps a
+ * long chain of execs linear.
+ */
+static void commands(struct gt_summary *s)
+{
+	long *parent = gt_summary_parents(s);
+	long *root = gt_xcalloc(s->n ? s->n : 1, sizeof(*root));
+	double *tree_cpu = gt_xcalloc(s->n ? s->n : 1, sizeof(*tree_cpu));
+	for (size_t i = 0; i < s->n; i++)
+		root[i] = -1;
+	for (size_t i = 0; i < s->n; i++) {
+		long r = (long)i;
+		while (root[r] < 0 && parent[r] >= 0)
+			r = parent[r];
+		r = root[r] >= 0 ? root[r] : r;
+		for (long up = (long)i; root[up] < 0; up = parent[up] >= 0 ? parent[up] : up)
+			root[up] = r;
+		tree_cpu[r] += s->procs[i].cpu;
+	}
+	long heaviest = -1;
+	for (size_t i = 0; i < s->n; i++) {
+		if (root[i] != (long)i)
+			continue;
+		s->procs[i].root_command = command_line(s->procs[i].img);
+		if (heaviest < 0 || tree_cpu[i] > tree_cpu[heaviest])
+			heaviest = (long)i;
+	}
+	for (size_t i = 0; i < s->n; i++)
+		s->procs[i].command = s->procs[root[i]].root_command;
+	s->command = heaviest >= 0 ? s->procs[heaviest].command : "";
+	free(tree_cpu);
+	free(root);
+	free(parent);
 }
 
 static int has_arg(const struct gt_image *img, const char *arg)
@@ -625,15 +652,14 @@ void gt_summary_finish(struct gt_summary *s, const struct gt_model *m)
 		set_facts(&s->procs[i]);
 	if (s->n) /* qsort(NULL, 0) is undefined: a trace with no process */
 		qsort(s->procs, s->n, sizeof(*s->procs), heavier);
-	const struct gt_image *root = root_image(m);
-	s->command = root_command(root);
+	commands(s);
 	const char *packer = packing_subcommand(m);
 	window_settings(s);
 	for (size_t i = 0; i < s->n; i++) {
 		struct gt_proc *p = &s->procs[i];
 		struct gt_verdict_input in;
 		fill_input(&in, p);
-		in.command = s->command;
+		in.command = p->command;
 		in.packer = packer;
 		const char **names = top_names(p, &in.ntop_sites);
 		in.top_sites = names;
@@ -663,7 +689,6 @@ void gt_summary_finish(struct gt_summary *s, const struct gt_model *m)
 
 void gt_summary_release(struct gt_summary *s)
 {
-	free(s->command);
 	for (size_t i = 0; i < s->n; i++) {
 		struct gt_proc *p = &s->procs[i];
 		for (size_t j = 0; j < p->nsites; j++)
@@ -671,6 +696,7 @@ void gt_summary_release(struct gt_summary *s)
 		free(p->sites);
 		gt_callers_release(p);
 		free(p->stacks);
+		free(p->root_command);
 		gt_verdict_release(&p->verdict);
 	}
 	free(s->procs);

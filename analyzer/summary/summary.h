@@ -104,6 +104,10 @@ struct gt_proc {
 	double thrash;
 	struct gt_window_advice window_advice; /* the core.packedGitLimit to avoid evictions */
 	char window_settings[160];	       /* given on the command line (git_settings.h) */
+	/* The command the user ran that started the process's tree, shell-quoted
+	 * (a pipeline traced whole has a tree per command); root_command owns it. */
+	const char *command;
+	char *root_command;
 	/* Facts of the image, derived once for every writer (model.h). */
 	const char *origin; /* gt_origin_name */
 	double peak_seconds;
@@ -147,7 +151,8 @@ struct gt_summary {
 	/* gittrace replay's predictions (--replay=FILE), matched to processes
 	 * by pid; NULL: none. Must outlive the summary. */
 	const struct gt_replay_input *replay;
-	char *command; /* the command the user ran, shell-quoted */
+	/* The command of the tree that took the most CPU time (gt_proc.command). */
+	const char *command;
 	const char *const *stripped;
 	size_t nstripped;
 	struct gt_site_frames *site_frames; /* uthash by key */

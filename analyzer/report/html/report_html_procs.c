@@ -142,7 +142,8 @@ void gt_html_procs(FILE *out, const struct gt_summary *s)
 	tree_rows(out, s, parent, by_start, &t);
 	fputs("</tbody></table>\n", out);
 	if (!gt_model_complete(s->m))
-		fputs("<p class=\"note\">* incomplete: killed, or the trace was cut short</p>\n",
+		fputs("<p class=\"note\">* incomplete: killed, still running, or the trace was cut "
+		      "short</p>\n",
 		      out);
 	free(parent);
 	free(starts);
