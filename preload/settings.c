@@ -102,7 +102,7 @@ void gt_settings_load(struct gt_settings *s, int warn)
 	if (s->output && !*s->output)
 		s->output = NULL;
 	s->stack_depth = (unsigned)number_setting("GITTRACE_STACK_DEPTH", 10, 0, 0,
-						  GT_MAX_STACK_DEPTH, DEFAULT_STACK_DEPTH, warn);
+						  GT_STACK_DEPTH_MAX, DEFAULT_STACK_DEPTH, warn);
 	s->buffer_size = (size_t)number_setting("GITTRACE_BUFFER_SIZE", 10, 1, MIN_BUFFER_SIZE,
 						MAX_BUFFER_SIZE, DEFAULT_BUFFER_SIZE, warn);
 	s->zstd_level =

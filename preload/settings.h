@@ -2,12 +2,14 @@
 #ifndef GT_SETTINGS_H
 #define GT_SETTINGS_H
 
+#include "gittrace/format.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
 struct gt_settings {
 	const char *output;	    /* GITTRACE_OUTPUT, or NULL */
-	unsigned stack_depth;	    /* 0: counting mode */
+	unsigned stack_depth;	    /* 0: counting mode; at most GT_STACK_DEPTH_MAX */
 	size_t buffer_size;	    /* bytes of records per block */
 	int zstd_level;		    /* compression level */
 	uint64_t flush_interval_ns; /* flush a block at least this often */
@@ -16,9 +18,6 @@ struct gt_settings {
 
 /* The settings of this process image, loaded when tracing starts (lifecycle.c). */
 extern struct gt_settings gt_settings;
-
-/* Bounds the stack space a hook uses (the addresses and their encoding). */
-#define GT_MAX_STACK_DEPTH 128
 
 /*
  * Reads the GITTRACE_* settings with secure_getenv (ignored in setuid

@@ -61,7 +61,7 @@ struct frame {
 };
 
 /* The deepest walk remembered; deeper stacks are walked to the limit. */
-#define GT_WALK_MEMO_FRAMES GT_MAX_STACK_DEPTH
+#define GT_WALK_MEMO_FRAMES GT_STACK_DEPTH_MAX
 
 /* A thread's walks, from gt_pages: a few KiB the thread's stack and TLS do not pay. */
 struct memo {

@@ -40,7 +40,7 @@
  * Longest STACK body, longest USAGE record, and the most a call can add
  * besides its arguments.
  */
-#define GT_STACK_BODY_MAX (GT_UV_MAX * (GT_MAX_STACK_DEPTH + 2))
+#define GT_STACK_BODY_MAX (GT_UV_MAX * (GT_STACK_DEPTH_MAX + 2))
 #define GT_USAGE_MAX	  (1 + GT_UV_MAX + 5 * GT_UV_MAX)
 #define GT_CALL_OVERHEAD  (2 * (1 + GT_UV_MAX) + GT_STACK_BODY_MAX + GT_USAGE_MAX + 64)
 
@@ -638,7 +638,7 @@ static void add_tracer_cost(int timed, uint64_t end_ns, uint64_t flush_ns)
 int gt_stream_call(enum gt_fn fn, int timed, uint64_t t0, uint64_t t1,
 		   const struct gt_call_bytes *args, const struct gt_usage *usage)
 {
-	uintptr_t ips[GT_MAX_STACK_DEPTH];
+	uintptr_t ips[GT_STACK_DEPTH_MAX];
 	/* A free's stack is never read: its block's is its allocation's. */
 	int depth = gt_settings.stack_depth && fn != GT_FN_FREE
 			    ? gt_unwind(ips, (int)gt_settings.stack_depth)

@@ -82,7 +82,7 @@ static void start_libunwind(void)
  */
 static __attribute__((noinline)) int libunwind_walk(uintptr_t *ips, int max)
 {
-	void *raw[GT_MAX_STACK_DEPTH + 8];
+	void *raw[GT_STACK_DEPTH_MAX + 8];
 	int skip_room = 8; /* our own frames: hook, gt_stream_call, gt_unwind */
 	gt_fork_guard_enter();
 	struct gt_own guard = gt_own_begin(); /* libunwind's caches come from malloc */

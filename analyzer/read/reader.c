@@ -176,6 +176,16 @@ int gt_reader_next_into(struct gt_reader *r, struct gt_block *b, uint8_t **buf, 
 	uint8_t *frame = reserve(&r->frame, &r->frame_cap, b->h.frame_size);
 	got = read_some(r, frame, b->h.frame_size);
 	if (got < b->h.frame_size) {
+		/*
+		 * A cut leaves part of a frame, which zstd finds incomplete; a
+		 * whole one in what is there says the header's size is damaged,
+		 * and the blocks after it are no tail to drop.
+		 */
+		size_t whole = ZSTD_findFrameCompressedSize(frame, got);
+		if (!ZSTD_isError(whole))
+			gt_die("corrupt block header at offset %llu: frame size %u, but its zstd "
+			       "frame ends after %zu bytes",
+			       (unsigned long long)off, b->h.frame_size, whole);
 		torn(r, off, head + got, head + b->h.frame_size);
 		return 0;
 	}

@@ -409,6 +409,14 @@ void gt_decode_record(const struct gt_block *b, const struct gt_rec *raw, struct
 		       (unsigned long long)b->offset, gt_rec_tag_name(raw->tag),
 		       (unsigned long long)raw->offset);
 	}
+	if (raw->tag == GT_REC_STACK && out->u.stack.depth > GT_STACK_DEPTH_MAX) {
+		uint64_t depth = out->u.stack.depth;
+		gt_record_release(out);
+		gt_die("corrupt block at offset %llu: a STACK of %llu frames at offset %llu, more "
+		       "than the %d a writer makes",
+		       (unsigned long long)b->offset, (unsigned long long)depth,
+		       (unsigned long long)raw->offset, GT_STACK_DEPTH_MAX);
+	}
 }
 
 void gt_record_release(struct gt_record *r)

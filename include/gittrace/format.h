@@ -228,6 +228,13 @@ enum gt_record_tag {
 #define GT_FIELDS_STACK(F) F(id, U, "id") F(depth, COUNT, "depth") F(ips, IPS, "ips")
 
 /*
+ * The deepest STACK a writer makes (GITTRACE_STACK_DEPTH at most). A reader
+ * takes a deeper one for corruption: its walks of a stack's frames may
+ * recurse per frame.
+ */
+#define GT_STACK_DEPTH_MAX 128
+
+/*
  * CALL: one hooked call.
  * 2.x and later: a token in GT_COL_RECORDS (GT_CALL_TOKEN | fn, with
  * GT_CALL_TIMED, GT_CALL_SAMPLED and GT_CALL_STACK set as the call has

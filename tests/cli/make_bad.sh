@@ -4,7 +4,8 @@
 #   zstd frame, a block header claiming a newer major version, and a record
 #   running past its block (a valid zstd frame with a lying record length),
 #   blocks missing, junk after them, a block repeated, a trace cut inside
-#   its first block, a later block claiming a newer major version.
+#   its first block, a later block claiming a newer major version, a later
+#   block whose frame size runs past the end of the file.
 # Usage: make_bad.sh GOOD_TRACE DIR GITTRACE_REPORT
 set -e
 good=$1 dir=$2
@@ -47,3 +48,8 @@ head -c $((second - 1)) "$good" >"$dir/first_cut_frame.zst"
 # is damage, not a trace for a newer gittrace-report.
 cp "$good" "$dir/newer_later.zst"
 printf '\005\000' | dd of="$dir/newer_later.zst" bs=1 seek=$((second + 12)) conv=notrunc 2>/dev/null
+# The second block's frame size (u32 at 32 in its header) set to 16,000,000,
+# past the end of the file: its whole frame is there, so the header is
+# damaged, and the blocks after it no torn tail to drop.
+cp "$good" "$dir/framesize_later.zst"
+printf '\000\044\364\000' | dd of="$dir/framesize_later.zst" bs=1 seek=$((second + 32)) conv=notrunc 2>/dev/null

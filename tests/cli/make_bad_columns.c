@@ -1,8 +1,9 @@
 /*
  * make_bad_columns: writes one-block traces of this format whose columns
  * (format.h, "Columns", "Addresses") are damaged in one way each (a CALL
- * entry in the 1.x layout among them), for the CLI tests:
- * each must end in one clear line and exit status 1, never a crash.
+ * entry in the 1.x layout among them, a STACK deeper than a writer makes),
+ * for the CLI tests: each must end in one clear line and exit status 1,
+ * never a crash.
  *
  * Usage: make_bad_columns DIR   (writes DIR/columns-<case>.zst)
  */
@@ -34,6 +35,7 @@ struct damage {
 	uint32_t time_shift;  /* of the header */
 	uint64_t claimed_len; /* GT_COL_SIZE's length as the directory says it */
 	enum result result;
+	unsigned stack_depth; /* a STACK record of this many frames first; 0: none */
 };
 
 /*
@@ -43,8 +45,18 @@ struct damage {
  */
 static size_t make_raw(const struct damage *d, uint8_t *raw)
 {
-	uint8_t col[GT_COL_COUNT][4];
+	uint8_t col[GT_COL_COUNT][GT_STACK_DEPTH_MAX + 16];
 	size_t len[GT_COL_COUNT] = {0};
+	if (d->stack_depth) { /* STACK id 1, every frame at 0x10 */
+		uint8_t body[sizeof(col[0])], *end = gt_put_uv(gt_put_uv(body, 1), d->stack_depth);
+		for (unsigned i = 0; i < d->stack_depth; i++)
+			end = gt_put_uv(end, 0x10);
+		uint8_t *p = col[GT_COL_RECORDS];
+		*p++ = GT_REC_STACK;
+		p = gt_put_uv(p, (uint64_t)(end - body));
+		memcpy(p, body, (size_t)(end - body));
+		len[GT_COL_RECORDS] = (size_t)(p - col[GT_COL_RECORDS]) + (size_t)(end - body);
+	}
 	col[GT_COL_RECORDS][len[GT_COL_RECORDS]++] = d->token;
 	if (d->token == GT_REC_CALL) /* a 1.x CALL entry: tag, empty body */
 		col[GT_COL_RECORDS][len[GT_COL_RECORDS]++] = 0;
@@ -80,7 +92,7 @@ static size_t make_raw(const struct damage *d, uint8_t *raw)
 
 static int write_trace(const char *dir, const struct damage *d)
 {
-	uint8_t raw[256], frame[512];
+	uint8_t raw[1024], frame[2048];
 	size_t raw_len = make_raw(d, raw);
 	size_t fsz = ZSTD_compress(frame, sizeof(frame), raw, raw_len, 1);
 	if (ZSTD_isError(fsz))
@@ -93,7 +105,7 @@ static int write_trace(const char *dir, const struct damage *d)
 		.pid = 22,
 		.frame_size = (uint32_t)fsz,
 		.raw_size = (uint32_t)raw_len,
-		.records = 1,
+		.records = d->stack_depth ? 2 : 1,
 		.time_shift = d->time_shift,
 		.base_ns = 1000,
 	};
@@ -116,21 +128,25 @@ int main(int argc, char **argv)
 	}
 	const uint8_t malloc_call = GT_CALL_TOKEN | GT_FN_MALLOC;
 	const struct damage damages[] = {
-		{"good", GT_COL_COUNT, 1, 0, malloc_call, 0, 0, RESULT_NEW},
-		{"few", GT_COL_COUNT - 1, 1, 0, malloc_call, 0, 0, RESULT_NEW},
-		{"past", GT_COL_COUNT, 1, 0, malloc_call, 0, 12, RESULT_NEW},
-		{"short", GT_COL_COUNT, 0, 0, malloc_call, 0, 0, RESULT_NEW},
-		{"left", GT_COL_COUNT, 1, 1, malloc_call, 0, 0, RESULT_NEW},
-		{"fn", GT_COL_COUNT, 1, 0, GT_CALL_TOKEN | GT_CALL_FN, 0, 0, RESULT_NEW},
-		{"shift", GT_COL_COUNT, 1, 0, malloc_call, GT_MAX_TIME_SHIFT + 1, 0, RESULT_NEW},
-		{"calltag", GT_COL_COUNT, 1, 0, GT_REC_CALL, 0, 0, RESULT_NEW},
-		{"ref", GT_COL_COUNT, 1, 0, malloc_call, 0, 0, RESULT_REF_BEFORE_BLOCK},
-		{"newaddr", GT_COL_COUNT, 1, 0, malloc_call, 0, 0, RESULT_NEW_WITHOUT_DELTA},
-		{"notfreed", GT_COL_COUNT, 1, 0, malloc_call, 0, 0, RESULT_NOT_FREED},
-		{"newentry", GT_COL_COUNT, 1, 0, malloc_call, 0, 0, RESULT_NEW_BAD_ENTRY},
-		{"newnull", GT_COL_COUNT, 1, 0, malloc_call, 0, 0, RESULT_NEW_NULL},
+		{"good", GT_COL_COUNT, 1, 0, malloc_call, 0, 0, RESULT_NEW, 0},
+		{"few", GT_COL_COUNT - 1, 1, 0, malloc_call, 0, 0, RESULT_NEW, 0},
+		{"past", GT_COL_COUNT, 1, 0, malloc_call, 0, 12, RESULT_NEW, 0},
+		{"short", GT_COL_COUNT, 0, 0, malloc_call, 0, 0, RESULT_NEW, 0},
+		{"left", GT_COL_COUNT, 1, 1, malloc_call, 0, 0, RESULT_NEW, 0},
+		{"fn", GT_COL_COUNT, 1, 0, GT_CALL_TOKEN | GT_CALL_FN, 0, 0, RESULT_NEW, 0},
+		{"shift", GT_COL_COUNT, 1, 0, malloc_call, GT_MAX_TIME_SHIFT + 1, 0, RESULT_NEW, 0},
+		{"calltag", GT_COL_COUNT, 1, 0, GT_REC_CALL, 0, 0, RESULT_NEW, 0},
+		{"ref", GT_COL_COUNT, 1, 0, malloc_call, 0, 0, RESULT_REF_BEFORE_BLOCK, 0},
+		{"newaddr", GT_COL_COUNT, 1, 0, malloc_call, 0, 0, RESULT_NEW_WITHOUT_DELTA, 0},
+		{"notfreed", GT_COL_COUNT, 1, 0, malloc_call, 0, 0, RESULT_NOT_FREED, 0},
+		{"newentry", GT_COL_COUNT, 1, 0, malloc_call, 0, 0, RESULT_NEW_BAD_ENTRY, 0},
+		{"newnull", GT_COL_COUNT, 1, 0, malloc_call, 0, 0, RESULT_NEW_NULL, 0},
 		/* Its size (0) fails the freed block it takes: the column is the error. */
-		{"nosize", GT_COL_COUNT, 1, 0, malloc_call, 0, 0, RESULT_NOT_FREED_NO_SIZE},
+		{"nosize", GT_COL_COUNT, 1, 0, malloc_call, 0, 0, RESULT_NOT_FREED_NO_SIZE, 0},
+		/* The deepest STACK a writer makes, and one frame more. */
+		{"stackmax", GT_COL_COUNT, 1, 0, malloc_call, 0, 0, RESULT_NEW, GT_STACK_DEPTH_MAX},
+		{"stackdeep", GT_COL_COUNT, 1, 0, malloc_call, 0, 0, RESULT_NEW,
+		 GT_STACK_DEPTH_MAX + 1},
 	};
 	for (size_t i = 0; i < sizeof(damages) / sizeof(damages[0]); i++)
 		if (write_trace(argv[1], &damages[i])) {

@@ -154,7 +154,7 @@ static void walk_many(unsigned seed)
 		unsigned path = seed + i * 2654435761u;
 		/*
 		 * Mostly git-like depths; now and then deeper than the limit,
-		 * or than the walk remembers (GT_MAX_STACK_DEPTH).
+		 * or than the walk remembers (GT_STACK_DEPTH_MAX).
 		 */
 		int depth = i % 50 == 0 ? 70 : i % 111 == 0 ? 150 : (int)(path % 24);
 		descend(path, depth);
