@@ -26,6 +26,39 @@ static int is_window_setting(const char *setting)
 	return 0;
 }
 
+/* Appends word to buf (size bytes) after a space, if all of it fits. */
+static void add_word(char *buf, size_t size, const char *word)
+{
+	size_t used = strlen(buf);
+	if (used + 1 + strlen(word) < size)
+		snprintf(buf + used, size - used, "%s%s", used ? " " : "", word);
+}
+
+const char *gt_git_with_repo_options(const struct gt_image *img, char *buf, size_t size)
+{
+	snprintf(buf, size, "git");
+	if (!img->argc || strcmp(gt_git_basename(img->argv[0]), "git") != 0)
+		return buf;
+	const char *const *argv = (const char *const *)img->argv;
+	size_t end = gt_git_options_end(img->argc, argv);
+	for (size_t i = 1; i < end; i++) {
+		const char *a = argv[i];
+		int with_value =
+			!strcmp(a, "-C") || !strcmp(a, "--git-dir") || !strcmp(a, "--work-tree");
+		if (!with_value && strcmp(a, "--bare") && strncmp(a, "--git-dir=", 10) &&
+		    strncmp(a, "--work-tree=", 12))
+			continue;
+		if (with_value && i + 1 >= end)
+			break; /* its value missing: git refused the command */
+		char words[1024] = "";
+		gt_shell_quote(words, sizeof(words), a);
+		if (with_value)
+			gt_shell_quote(words, sizeof(words), argv[++i]);
+		add_word(buf, size, words);
+	}
+	return buf;
+}
+
 const char *gt_window_settings_given(const struct gt_image *img, char *buf, size_t size)
 {
 	buf[0] = '\0';
@@ -39,9 +72,7 @@ const char *gt_window_settings_given(const struct gt_image *img, char *buf, size
 		/* As given, quoted (at most 4 bytes a byte: \xHH); whole words only. */
 		char word[512] = "-c";
 		gt_shell_quote(word, sizeof(word), argv[i]);
-		size_t used = strlen(buf);
-		if (used + 1 + strlen(word) < size)
-			snprintf(buf + used, size - used, "%s%s", used ? " " : "", word);
+		add_word(buf, size, word);
 	}
 	return buf;
 }

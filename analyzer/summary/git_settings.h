@@ -15,4 +15,13 @@
 /* Writes them to buf as `-c KEY=VALUE` words ("" if none). Returns buf. */
 const char *gt_window_settings_given(const struct gt_image *img, char *buf, size_t size);
 
+/*
+ * `git` with the options of img's git command line that say where its
+ * repository is (-C, --git-dir, --work-tree, --bare), quoted: how advice
+ * to run `git config` reaches the repository the command used, from the
+ * directory it ran in. Just "git" if none (or img runs no git). Whole
+ * words only: those that do not fit size are left out. Returns buf.
+ */
+const char *gt_git_with_repo_options(const struct gt_image *img, char *buf, size_t size);
+
 #endif /* GT_GIT_SETTINGS_H */

@@ -262,9 +262,13 @@ static void commands(struct gt_summary *s)
 		if (heaviest < 0 || tree_cpu[i] > tree_cpu[heaviest])
 			heaviest = (long)i;
 	}
-	for (size_t i = 0; i < s->n; i++)
-		s->procs[i].command = s->procs[root[i]].root_command;
+	for (size_t i = 0; i < s->n; i++) {
+		struct gt_proc *p = &s->procs[i];
+		p->command = s->procs[root[i]].root_command;
+		gt_git_with_repo_options(s->procs[root[i]].img, p->git, sizeof(p->git));
+	}
 	s->command = heaviest >= 0 ? s->procs[heaviest].command : "";
+	s->git = heaviest >= 0 ? s->procs[heaviest].git : "git";
 	free(tree_cpu);
 	free(root);
 	free(parent);
@@ -660,6 +664,7 @@ void gt_summary_finish(struct gt_summary *s, const struct gt_model *m)
 		struct gt_verdict_input in;
 		fill_input(&in, p);
 		in.command = p->command;
+		in.git = p->git;
 		in.packer = packer;
 		const char **names = top_names(p, &in.ntop_sites);
 		in.top_sites = names;
@@ -675,6 +680,7 @@ void gt_summary_finish(struct gt_summary *s, const struct gt_model *m)
 	struct gt_verdict_input in;
 	tree_input(&in, s);
 	in.command = s->command;
+	in.git = s->git;
 	in.packer = packer;
 	const char **names = s->n ? top_names(&s->procs[0], &in.ntop_sites) : NULL;
 	in.top_sites = names;

@@ -108,6 +108,8 @@ struct gt_proc {
 	 * (a pipeline traced whole has a tree per command); root_command owns it. */
 	const char *command;
 	char *root_command;
+	/* `git` with that command's repository options (git_settings.h). */
+	char git[512];
 	/* Facts of the image, derived once for every writer (model.h). */
 	const char *origin; /* gt_origin_name */
 	double peak_seconds;
@@ -151,8 +153,9 @@ struct gt_summary {
 	/* gittrace replay's predictions (--replay=FILE), matched to processes
 	 * by pid; NULL: none. Must outlive the summary. */
 	const struct gt_replay_input *replay;
-	/* The command of the tree that took the most CPU time (gt_proc.command). */
-	const char *command;
+	/* The command of the tree that took the most CPU time (gt_proc.command),
+	 * and its `git` (gt_proc.git). */
+	const char *command, *git;
 	const char *const *stripped;
 	size_t nstripped;
 	struct gt_site_frames *site_frames; /* uthash by key */

@@ -166,6 +166,12 @@ static const char *command(const struct gt_verdict_input *in)
 	return in->command && *in->command ? in->command : "COMMAND";
 }
 
+/* git as the command ran it, for advice: with its repository options. */
+static const char *git(const struct gt_verdict_input *in)
+{
+	return in->git && *in->git ? in->git : "git";
+}
+
 /* x as a share of the basis, at most 1. */
 static double share(double x, double basis)
 {
@@ -357,12 +363,14 @@ static void window_suggestions(struct gt_verdict *v, const struct gt_verdict_inp
 			"to the commands it runs)",
 			settings_given(in));
 	if (in->evictions && wa && wa->many_windows)
-		SUGGEST("%snot a higher limit alone: one at which every window the run mapped "
+		SUGGEST("%s%s%snot a higher limit alone: one at which every window the run mapped "
 			"stays mapped (%s) holds %llu windows of %s, which git searches one by "
 			"one; with a limit, raise core.packedGitWindowSize too",
-			limit_given ? ""
-				    : "git config --unset core.packedGitLimit (default 32 TiB on "
-				      "64-bit), but ",
+			limit_given ? "" : git(in), limit_given ? "" : " ",
+			limit_given
+				? ""
+				: "config --unset core.packedGitLimit (default 32 TiB on 64-bit), "
+				  "but ",
 			wa->limit_value, (unsigned long long)(wa->limit / wa->window),
 			wa->window_value);
 	else if (in->evictions && wa && limit_given)
@@ -370,26 +378,29 @@ static void window_suggestions(struct gt_verdict *v, const struct gt_verdict_inp
 			"mapped (window advice): git %s",
 			wa->git_config);
 	else if (in->evictions && wa)
-		SUGGEST("git config --unset core.packedGitLimit (default 32 TiB on 64-bit); or, to "
+		SUGGEST("%s config --unset core.packedGitLimit (default 32 TiB on 64-bit); or, to "
 			"keep a limit, one at which every window the run mapped stays mapped "
-			"(window advice): git config core.packedGitLimit %s%s%s, or git %s for one "
+			"(window advice): %s config core.packedGitLimit %s%s%s, or git %s for one "
 			"command",
-			wa->limit_value, wa->window ? " with core.packedGitWindowSize " : "",
-			wa->window_value, wa->git_config);
+			git(in), git(in), wa->limit_value,
+			wa->window ? " with core.packedGitWindowSize " : "", wa->window_value,
+			wa->git_config);
 	else if (in->evictions && !limit_given)
-		SUGGEST("git config --unset core.packedGitLimit (default 32 TiB on 64-bit), or set "
-			"it above the size of your packs");
+		SUGGEST("%s config --unset core.packedGitLimit (default 32 TiB on 64-bit), or set "
+			"it above the size of your packs",
+			git(in));
 	if (small_window && !window_given) {
 		gt_format_bytes(a, sizeof(a), in->window);
-		SUGGEST("git config --unset core.packedGitWindowSize (now %s; default 1g on "
+		SUGGEST("%s config --unset core.packedGitWindowSize (now %s; default 1g on "
 			"64-bit), or set core.packedGitWindowSize=1g",
-			a);
+			git(in), a);
 	}
 	/* What the command line does not set comes from a config file. */
 	if ((in->evictions && !limit_given) || (small_window && !window_given))
 		SUGGEST("find which config file sets them: GIT_TRACE2=1 "
-			"GIT_TRACE2_CONFIG_PARAMS='core.packed*' git version, or git config "
-			"--show-origin --get-regexp '^core\\.packed'");
+			"GIT_TRACE2_CONFIG_PARAMS='core.packed*' %s version, or %s config "
+			"--show-origin --get-regexp '^core\\.packed'",
+			git(in), git(in));
 }
 
 /*

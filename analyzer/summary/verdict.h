@@ -142,7 +142,8 @@ struct gt_verdict_input {
 	double allocator_excess_usual, allocator_excess_slow;
 	const char *const *env; /* allocator-relevant NAME=value */
 	size_t envc;
-	const char *command;	      /* the traced command, shell-quoted; NULL unknown */
+	const char *command; /* the traced command, shell-quoted; NULL unknown */
+	const char *git;     /* `git` with its repository options (-C DIR ...); NULL: "git" */
 	const char *const *top_sites; /* function names, most churning first */
 	size_t ntop_sites;
 	/* The replay's evidence, if one ran: nreplay allocators (0: none). */

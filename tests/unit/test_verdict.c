@@ -395,6 +395,17 @@ int main(void)
 	CHECK(!any(v.evidence, v.nevidence, "no window setting can save more"));
 	gt_verdict_release(&v);
 
+	/* The command's repository options reach every git command of the advice. */
+	facts(&in, 0.1, 0.5, 1.5);
+	in.git = "git -C 'a b.git'";
+	gt_verdict_compute(&v, &in);
+	CHECK(any(v.suggestions, v.nsuggestions,
+		  "git -C 'a b.git' config --unset core.packedGitLimit"));
+	CHECK(any(v.suggestions, v.nsuggestions, "git -C 'a b.git' config --show-origin"));
+	for (size_t i = 0; i < v.nsuggestions; i++)
+		CHECK(!strstr(v.suggestions[i], "git config"));
+	gt_verdict_release(&v);
+
 	/* CPUs shared with other work: from GT_SHARED_CPU_SWITCHES_PER_S a CPU second. */
 	facts(&in, 0.5, 0, 0); /* 10 s of CPU */
 	in.involuntary_switches = 10 * GT_SHARED_CPU_SWITCHES_PER_S - 1;
