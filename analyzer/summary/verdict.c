@@ -85,16 +85,22 @@ static int other_allocator(const char *e)
 	return 0;
 }
 
+/* Another allocator than glibc's serves the calls. */
+static int any_other_allocator(const struct gt_verdict_input *in)
+{
+	for (size_t i = 0; i < in->envc; i++)
+		if (other_allocator(in->env[i]))
+			return 1;
+	return 0;
+}
+
 /* glibc serves the calls, and does debugging work in each. */
 static int any_glibc_debugging(const struct gt_verdict_input *in)
 {
 	int debugging = 0;
-	for (size_t i = 0; i < in->envc; i++) {
-		if (other_allocator(in->env[i]))
-			return 0;
+	for (size_t i = 0; i < in->envc; i++)
 		debugging |= glibc_debugging(in->env[i]);
-	}
-	return debugging;
+	return debugging && !any_other_allocator(in);
 }
 
 static void inflating_env(struct gt_verdict *v, const struct gt_verdict_input *in)
@@ -257,11 +263,12 @@ static void time_inside(struct gt_verdict *v, const struct gt_verdict_input *in,
 					  : "processes that did not end");
 	else
 		snprintf(of, sizeof(of), "CPU time");
-	EVIDENCE("another allocator: predicted to save %.1f%% (%.1f–%.1f%%): the time glibc's "
+	EVIDENCE("another allocator: predicted to save %.1f%% (%.1f–%.1f%%): the time %s "
 		 "slower calls of less than a page took beyond its usual (median) call; beyond "
 		 "its 90th-percentile call: the low end; all the time inside: the high end. "
 		 "Cache and page-fault effects are not seen; gittrace --confirm measures",
-		 100 * v->allocator.gain, 100 * v->allocator.low, 100 * v->allocator.high);
+		 100 * v->allocator.gain, 100 * v->allocator.low, 100 * v->allocator.high,
+		 any_other_allocator(in) ? "the preloaded allocator's" : "glibc's");
 	EVIDENCE("%.1f%% of %s inside the malloc family (%s): time inside, an estimate of "
 		 "what the allocator costs, not a bound on what another one saves",
 		 100 * v->allocator_share, of, gt_format_seconds(in->allocator_seconds).text);

@@ -249,6 +249,7 @@ int main(void)
 	CHECK(strstr(v.headline, "about 23% of the run (8–30%)") != NULL);
 	CHECK(any(v.evidence, v.nevidence, "MALLOC_PERTURB_=165 is set"));
 	CHECK(!any(v.evidence, v.nevidence, "another allocator is already preloaded"));
+	CHECK(any(v.evidence, v.nevidence, "the time glibc's slower calls"));
 	gt_verdict_release(&v);
 	/* Another allocator serves the calls: glibc's settings do nothing. */
 	in.envc = 2;
@@ -256,6 +257,8 @@ int main(void)
 	CHECK(strstr(v.headline, "about 16% of the run (8–30%)") != NULL);
 	CHECK(!any(v.evidence, v.nevidence, "MALLOC_PERTURB_=165 is set"));
 	CHECK(any(v.evidence, v.nevidence, "another allocator is already preloaded"));
+	CHECK(any(v.evidence, v.nevidence, "the time the preloaded allocator's slower calls"));
+	CHECK(!any(v.evidence, v.nevidence, "glibc's slower calls"));
 	gt_verdict_release(&v);
 	/* Tunables that change how glibc allocates, and a perturb of 0, are no debugging. */
 	const char *tuned[] = {"GLIBC_TUNABLES=glibc.malloc.arena_max=2:glibc.malloc.perturb=0",
