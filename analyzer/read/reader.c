@@ -22,6 +22,7 @@ struct gt_reader {
 	uint64_t pos;
 	uint64_t size;
 	int torn;
+	uint64_t skipped;     /* blocks torn mid-file (skip_torn) */
 	unsigned first_major; /* the first block's; 0 before it */
 	ZSTD_DCtx *dctx;
 	uint8_t *frame;
@@ -75,6 +76,48 @@ static void torn(struct gt_reader *r, uint64_t block_off, uint64_t got, uint64_t
 		 (unsigned long long)block_off, (unsigned long long)got, (unsigned long long)want);
 }
 
+/*
+ * Where a block header starts in frame (n bytes) past its first byte, if
+ * the bytes before it are no whole zstd frame: the signature of a block
+ * whose process died while writing it (kill -9, the OOM killer end a
+ * write() part way), with the blocks that other processes of the run
+ * appended after it. 0 if there is none: damage, not a tear.
+ */
+static size_t tear_in(const uint8_t *frame, size_t n)
+{
+	uint8_t magic[4];
+	gt_put_le32(magic, GT_SKIPPABLE_MAGIC);
+	for (size_t i = 1; i + GT_SKIPPABLE_PREFIX_SIZE + 4 <= n; i++) {
+		const uint8_t *p = frame + i;
+		if (memcmp(p, magic, 4) != 0)
+			continue;
+		uint32_t hsize = gt_get_le32(p + 4);
+		if (hsize >= GT_BLOCK_HEADER_SIZE && hsize <= MAX_HEADER_FRAME &&
+		    gt_get_le32(p + GT_SKIPPABLE_PREFIX_SIZE) == GT_BLOCK_MAGIC)
+			return ZSTD_isError(ZSTD_findFrameCompressedSize(frame, i)) ? i : 0;
+	}
+	return 0;
+}
+
+/*
+ * Goes on at the block header found at offset next inside the torn block
+ * at block_off: the blocks after it are other processes' and stay
+ * readable, and the torn block's process, which died, misses its last.
+ * 0 if the file cannot go back there (a pipe).
+ */
+static int skip_torn(struct gt_reader *r, uint64_t block_off, uint64_t next)
+{
+	if (fseeko(r->f, (off_t)next, SEEK_SET) != 0)
+		return 0;
+	r->pos = next;
+	r->skipped++;
+	gt_warnf("block at offset %llu torn: its process died while writing it; its %llu bytes "
+		 "skipped, the trace goes on at offset %llu",
+		 (unsigned long long)block_off, (unsigned long long)(next - block_off),
+		 (unsigned long long)next);
+	return 1;
+}
+
 /* Names what a file that does not start with a block header looks like. */
 static _Noreturn void not_a_trace(struct gt_reader *r, const uint8_t *p, size_t n)
 {
@@ -102,7 +145,8 @@ int gt_reader_next(struct gt_reader *r, struct gt_block *b)
 	return gt_reader_next_into(r, b, &r->raw, &r->raw_cap);
 }
 
-int gt_reader_next_into(struct gt_reader *r, struct gt_block *b, uint8_t **buf, size_t *cap)
+/* gt_reader_next_into's block: 1, 0 at the end, -1 for a torn block skipped. */
+static int next_block(struct gt_reader *r, struct gt_block *b, uint8_t **buf, size_t *cap)
 {
 	uint8_t pre[GT_SKIPPABLE_PREFIX_SIZE + MAX_HEADER_FRAME];
 	uint64_t off = r->pos;
@@ -186,19 +230,29 @@ int gt_reader_next_into(struct gt_reader *r, struct gt_block *b, uint8_t **buf, 
 			gt_die("corrupt block header at offset %llu: frame size %u, but its zstd "
 			       "frame ends after %zu bytes",
 			       (unsigned long long)off, b->h.frame_size, whole);
+		size_t tear = tear_in(frame, got);
+		if (tear && skip_torn(r, off, off + head + tear))
+			return -1;
 		torn(r, off, head + got, head + b->h.frame_size);
 		return 0;
 	}
 	uint64_t data_off = off + head;
-	size_t fsz = ZSTD_findFrameCompressedSize(frame, b->h.frame_size);
+	size_t fsz = ZSTD_findFrameCompressedSize(frame, b->h.frame_size), n = 0;
+	uint8_t *raw = reserve(buf, cap, b->h.raw_size ? b->h.raw_size : 1);
+	if (!ZSTD_isError(fsz) && fsz == b->h.frame_size)
+		n = ZSTD_decompressDCtx(r->dctx, raw, b->h.raw_size, frame, b->h.frame_size);
+	/* A torn frame may still parse: the next block's bytes complete it. */
+	int bad = ZSTD_isError(fsz) || fsz != b->h.frame_size || ZSTD_isError(n) ||
+		  n != b->h.raw_size;
+	size_t tear = bad ? tear_in(frame, b->h.frame_size) : 0;
+	if (tear && skip_torn(r, off, data_off + tear))
+		return -1;
 	if (ZSTD_isError(fsz))
 		gt_die("corrupt block at offset %llu: zstd: %s", (unsigned long long)data_off,
 		       ZSTD_getErrorName(fsz));
 	if (fsz != b->h.frame_size)
 		gt_die("corrupt block at offset %llu: zstd frame is %zu bytes, header says %u",
 		       (unsigned long long)data_off, fsz, b->h.frame_size);
-	uint8_t *raw = reserve(buf, cap, b->h.raw_size ? b->h.raw_size : 1);
-	size_t n = ZSTD_decompressDCtx(r->dctx, raw, b->h.raw_size, frame, b->h.frame_size);
 	if (ZSTD_isError(n))
 		gt_die("corrupt block at offset %llu: zstd: %s", (unsigned long long)data_off,
 		       ZSTD_getErrorName(n));
@@ -211,9 +265,17 @@ int gt_reader_next_into(struct gt_reader *r, struct gt_block *b, uint8_t **buf, 
 	return 1;
 }
 
+int gt_reader_next_into(struct gt_reader *r, struct gt_block *b, uint8_t **buf, size_t *cap)
+{
+	int got;
+	while ((got = next_block(r, b, buf, cap)) < 0)
+		;
+	return got;
+}
+
 int gt_reader_torn(const struct gt_reader *r)
 {
-	return r->torn;
+	return r->torn || r->skipped;
 }
 
 uint64_t gt_reader_pos(const struct gt_reader *r)

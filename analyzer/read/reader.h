@@ -6,7 +6,9 @@
  * Bad input (not a trace, corrupt block, newer major version) ends the
  * program through gt_die() with the offset of the problem. A torn last
  * block is not an error: the reader stops, warns once and remembers that
- * the trace is incomplete.
+ * the trace is incomplete. Nor is a block torn mid-file with a block
+ * header inside its frame (a process killed in its write, others writing
+ * on): the reader warns and goes on at that header.
  */
 #ifndef GT_READER_H
 #define GT_READER_H
@@ -39,7 +41,8 @@ int gt_reader_next(struct gt_reader *r, struct gt_block *b);
  */
 int gt_reader_next_into(struct gt_reader *r, struct gt_block *b, uint8_t **buf, size_t *cap);
 
-/* 1 if the file ended inside a block (set once gt_reader_next returned 0). */
+/* 1 if the file ended inside a block (set once gt_reader_next returned 0), or a torn block was
+ * skipped. */
 int gt_reader_torn(const struct gt_reader *r);
 
 /* Bytes consumed so far and the file's size (0 if unknown), for progress. */

@@ -5,7 +5,8 @@
 #   running past its block (a valid zstd frame with a lying record length),
 #   blocks missing, junk after them, a block repeated, a trace cut inside
 #   its first block, a later block claiming a newer major version, a later
-#   block whose frame size runs past the end of the file.
+#   block whose frame size runs past the end of the file, a block torn
+#   mid-file with the next block right after what was written of it.
 # Usage: make_bad.sh GOOD_TRACE DIR GITTRACE_REPORT
 set -e
 good=$1 dir=$2
@@ -53,3 +54,9 @@ printf '\005\000' | dd of="$dir/newer_later.zst" bs=1 seek=$((second + 12)) conv
 # damaged, and the blocks after it no torn tail to drop.
 cp "$good" "$dir/framesize_later.zst"
 printf '\000\044\364\000' | dd of="$dir/framesize_later.zst" bs=1 seek=$((second + 32)) conv=notrunc 2>/dev/null
+# The third block torn 150 bytes before its end, the fourth right after:
+# its process died in its write while others wrote on (kill -9).
+third=$(printf '%s\n' "$offsets" | sed -n 3p)
+fourth=$(printf '%s\n' "$offsets" | sed -n 4p)
+{ head -c "$((fourth - 150))" "$good"; tail -c +"$((fourth + 1))" "$good"; } >"$dir/torn_mid.zst"
+[ "$((fourth - 150))" -gt "$((third + 56))" ] # the cut is inside the third block's frame
