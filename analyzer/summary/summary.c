@@ -639,13 +639,17 @@ static void window_settings(struct gt_summary *s)
 		gt_window_settings_given(p->img, p->window_settings, sizeof(p->window_settings));
 	}
 	long *parent = gt_summary_parents(s);
-	for (size_t i = 0; i < s->n; i++) {
-		struct gt_proc *p = &s->procs[i];
-		/* Parents start earlier (tree.h): the walk ends. */
-		for (long up = parent[i]; !p->window_settings[0] && up >= 0; up = parent[up])
+	/* Parents start earlier (tree.h): in that order, each parent's settings
+	 * are its own or its ancestors' already, and a long chain is no square. */
+	size_t *by_start = gt_summary_by_start(s);
+	for (size_t k = 0; k < s->n; k++) {
+		struct gt_proc *p = &s->procs[by_start[k]];
+		long up = parent[by_start[k]];
+		if (!p->window_settings[0] && up >= 0)
 			memcpy(p->window_settings, s->procs[up].window_settings,
 			       sizeof(p->window_settings));
 	}
+	free(by_start);
 	free(parent);
 }
 

@@ -20,4 +20,8 @@ int gt_image_started_before(const struct gt_image *a, const struct gt_image *b);
  */
 long *gt_summary_parents(const struct gt_summary *s);
 
+/* The indexes of s->procs in the order the processes started (parents
+ * first): an array of s->n the caller frees. */
+size_t *gt_summary_by_start(const struct gt_summary *s);
+
 #endif /* GT_TREE_H */

@@ -100,34 +100,16 @@ static void tree_rows(FILE *out, const struct gt_summary *s, const long *parent,
 	free(first);
 }
 
-struct start {
-	const struct gt_image *img;
-	size_t i;
-};
-
-static int started_first(const void *a, const void *b)
-{
-	const struct start *x = a, *y = b;
-	return gt_image_started_before(x->img, y->img)	 ? -1
-	       : gt_image_started_before(y->img, x->img) ? 1
-							 : 0;
-}
-
 void gt_html_procs(FILE *out, const struct gt_summary *s)
 {
 	struct totals t = {0, 0, 0};
 	long *parent = gt_summary_parents(s);
-	struct start *starts = gt_xcalloc(s->n ? s->n : 1, sizeof(*starts));
-	size_t *by_start = gt_xcalloc(s->n ? s->n : 1, sizeof(*by_start));
+	size_t *by_start = gt_summary_by_start(s);
 	for (size_t i = 0; i < s->n; i++) {
-		starts[i] = (struct start){s->procs[i].img, i};
 		t.events += (double)s->procs[i].img->events;
 		t.cpu += s->procs[i].cpu;
 		t.maps += (double)s->procs[i].map_calls;
 	}
-	qsort(starts, s->n, sizeof(*starts), started_first);
-	for (size_t k = 0; k < s->n; k++)
-		by_start[k] = starts[k].i;
 
 	fputs("<table id=\"gt-procs\" class=\"grid\"><thead><tr><th>process</th><th>from</th>"
 	      "<th title=\"CPU seconds, and share of the tree's CPU time\">CPU s</th>"
@@ -146,6 +128,5 @@ void gt_html_procs(FILE *out, const struct gt_summary *s)
 		      "short</p>\n",
 		      out);
 	free(parent);
-	free(starts);
 	free(by_start);
 }
