@@ -8,9 +8,11 @@
 
 #include <inttypes.h>
 
+#include "die.h"
 #include "json.h"
 #include "mapkind.h"
 #include "report.h"
+#include "site_labels.h"
 
 #define GT_DIFF_JSON_VERSION 1
 
@@ -81,19 +83,30 @@ void gt_report_diff_text(FILE *out, const struct gt_diff *d, size_t top)
 		text_process(out, &d->procs[i]);
 	size_t n = top && top < d->nsites ? top : d->nsites;
 	fprintf(out, "\nSites whose allocations changed most (all processes)\n");
-	fprintf(out, "  %10s %10s %11s  %s\n", "base", "new", "change", "function <- its caller");
+	fprintf(out, "  %10s %10s %11s  %s\n", "base", "new", "change",
+		"function [← program's caller] [← … ← where it parts]");
+	/* Sites differ by their whole stack: labelled as the report's tables
+	 * label them (site_labels.h), rows of one function read apart. */
+	const struct gt_site **rows = gt_xcalloc(n ? n : 1, sizeof(*rows));
+	struct gt_site_label *labels = gt_xcalloc(n ? n : 1, sizeof(*labels));
+	for (size_t i = 0; i < n; i++)
+		rows[i] = d->sites[i]->site;
+	gt_site_labels(rows, n, labels);
 	for (size_t i = 0; i < n; i++) {
 		const struct gt_diff_site *s = d->sites[i];
-		/* Sites differ by their whole stack: the caller tells apart rows of one function.
-		 */
-		char name[256];
-		snprintf(name, sizeof(name), "%s%s%s", s->site->function,
-			 s->site->nframes > 1 ? " <- " : "",
-			 s->site->nframes > 1 ? s->site->frames[1].function : "");
-		fprintf(out, "  %10" PRIu64 " %10" PRIu64 " %+11" PRId64 "  %.43s\n",
-			s->base.allocations, s->new.allocations,
-			(int64_t)(s->new.allocations - s->base.allocations), name);
+		fprintf(out, "  %10" PRIu64 " %10" PRIu64 " %+11" PRId64 " ", s->base.allocations,
+			s->new.allocations, (int64_t)(s->new.allocations - s->base.allocations));
+		const struct gt_site_label *l = &labels[i];
+		if (!l->n)
+			fprintf(out, " %s", s->site->function);
+		for (size_t k = 0; k < l->n; k++)
+			fprintf(out, " %s%s%s", k ? "← " : "",
+				gt_site_label_skips(s->site, l, k) ? "… ← " : "",
+				s->site->frames[l->at[k]].function);
+		fputc('\n', out);
 	}
+	free(labels);
+	free(rows);
 }
 
 static void json_totals(struct gt_json *j, const char *key, const struct gt_site_totals *t)
