@@ -121,6 +121,23 @@ check_eq "left running: status" 0 "$st"
 check_eq "left running: its output" "ready left running" "$(grep -v '^[{ ]' left.out | xargs)"
 check_eq "left running: the report holds both, complete" "sh:true sh:true" \
 	"$(sed -n '/^{/,$p' left.out | jq -r '[.processes[] | "\(.argv[0]):\(.complete)"] | join(" ")')"
+# A process of the run that holds no lock is waited for too: between an
+# exec and the new image's start the lock lapses, and so it does here for
+# good, in a program the run executed untraced (its environment names the
+# run's trace, as every process of the run's does).
+"$gittrace" --stdout --json -- sh -c '(exec env -u LD_PRELOAD sh -c "read x <gate") & echo ready' \
+	>untraced.out 2>untraced.err &
+pid=$!
+until grep -q "waiting for the processes the command left running: [0-9]* sh" untraced.err; do
+	kill -0 "$pid" 2>/dev/null || {
+		echo go >gate
+		fail "left running untraced: gittrace reported without waiting"
+	}
+	sleep 0.05
+done
+echo go >gate
+run wait "$pid"
+check_eq "left running untraced: status" 0 "$st"
 
 run "$gittrace" -- ./no-such-command 2>/dev/null
 check_eq "command not found" 127 "$st"

@@ -305,6 +305,14 @@ static int open_session(int *origin, struct gt_trace_file *file)
 			   "; running untraced", NULL);
 		return -1;
 	}
+	if ((st.st_mode & S_ISVTX) && !own_file && *origin == GT_ORIGIN_ROOT) {
+		/* The run it would join could not write: warned there, not here. */
+		close(fd);
+		gt_disable("trace file '", path, "' is written by another run, which could not ",
+			   "write all of it (a full disk or the file size limit); running untraced",
+			   NULL);
+		return -1;
+	}
 	if ((st.st_mode & S_ISVTX) && !own_file) {
 		/* An earlier process of the run could not write: it warned. */
 		close(fd);

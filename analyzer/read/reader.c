@@ -15,6 +15,8 @@
 
 /* A header frame larger than this is not one a future MINOR would write. */
 #define MAX_HEADER_FRAME 4096
+/* Blocks torn mid-file a trace may have (skip_torn). */
+#define GT_TORN_BLOCKS_MAX 256
 
 struct gt_reader {
 	FILE *f;
@@ -81,22 +83,23 @@ static void torn(struct gt_reader *r, uint64_t block_off, uint64_t got, uint64_t
  * the bytes before it are no whole zstd frame: the signature of a block
  * whose process died while writing it (kill -9, the OOM killer end a
  * write() part way), with the blocks that other processes of the run
- * appended after it. 0 if there is none: damage, not a tear.
+ * appended after it (0: its write stopped at the end of its header).
+ * SIZE_MAX if there is none: damage, not a tear.
  */
 static size_t tear_in(const uint8_t *frame, size_t n)
 {
 	uint8_t magic[4];
 	gt_put_le32(magic, GT_SKIPPABLE_MAGIC);
-	for (size_t i = 1; i + GT_SKIPPABLE_PREFIX_SIZE + 4 <= n; i++) {
+	for (size_t i = 0; i + GT_SKIPPABLE_PREFIX_SIZE + 4 <= n; i++) {
 		const uint8_t *p = frame + i;
 		if (memcmp(p, magic, 4) != 0)
 			continue;
 		uint32_t hsize = gt_get_le32(p + 4);
 		if (hsize >= GT_BLOCK_HEADER_SIZE && hsize <= MAX_HEADER_FRAME &&
 		    gt_get_le32(p + GT_SKIPPABLE_PREFIX_SIZE) == GT_BLOCK_MAGIC)
-			return ZSTD_isError(ZSTD_findFrameCompressedSize(frame, i)) ? i : 0;
+			return ZSTD_isError(ZSTD_findFrameCompressedSize(frame, i)) ? i : SIZE_MAX;
 	}
-	return 0;
+	return SIZE_MAX;
 }
 
 /*
@@ -107,6 +110,11 @@ static size_t tear_in(const uint8_t *frame, size_t n)
  */
 static int skip_torn(struct gt_reader *r, uint64_t block_off, uint64_t next)
 {
+	/* A run tears a block per process killed in its write, not thousands:
+	 * more is crafted input, which each skip would read again. */
+	if (r->skipped >= GT_TORN_BLOCKS_MAX)
+		gt_die("corrupt trace: more than %d torn blocks, the last at offset %llu",
+		       GT_TORN_BLOCKS_MAX, (unsigned long long)block_off);
 	if (fseeko(r->f, (off_t)next, SEEK_SET) != 0)
 		return 0;
 	r->pos = next;
@@ -225,14 +233,14 @@ static int next_block(struct gt_reader *r, struct gt_block *b, uint8_t **buf, si
 		 * whole one in what is there says the header's size is damaged,
 		 * and the blocks after it are no tail to drop.
 		 */
+		size_t tear = tear_in(frame, got);
+		if (tear != SIZE_MAX && skip_torn(r, off, off + head + tear))
+			return -1;
 		size_t whole = ZSTD_findFrameCompressedSize(frame, got);
 		if (!ZSTD_isError(whole))
 			gt_die("corrupt block header at offset %llu: frame size %u, but its zstd "
 			       "frame ends after %zu bytes",
 			       (unsigned long long)off, b->h.frame_size, whole);
-		size_t tear = tear_in(frame, got);
-		if (tear && skip_torn(r, off, off + head + tear))
-			return -1;
 		torn(r, off, head + got, head + b->h.frame_size);
 		return 0;
 	}
@@ -244,8 +252,8 @@ static int next_block(struct gt_reader *r, struct gt_block *b, uint8_t **buf, si
 	/* A torn frame may still parse: the next block's bytes complete it. */
 	int bad = ZSTD_isError(fsz) || fsz != b->h.frame_size || ZSTD_isError(n) ||
 		  n != b->h.raw_size;
-	size_t tear = bad ? tear_in(frame, b->h.frame_size) : 0;
-	if (tear && skip_torn(r, off, data_off + tear))
+	size_t tear = bad ? tear_in(frame, b->h.frame_size) : SIZE_MAX;
+	if (tear != SIZE_MAX && skip_torn(r, off, data_off + tear))
 		return -1;
 	if (ZSTD_isError(fsz))
 		gt_die("corrupt block at offset %llu: zstd: %s", (unsigned long long)data_off,

@@ -232,14 +232,52 @@ static char *command_line(const struct gt_image *img)
 	return gt_xstrndup(buf, strlen(buf));
 }
 
+/* The run's first image of a root; NULL if none has its IMAGE record. */
+static const struct gt_image *first_root(const struct gt_model *m)
+{
+	for (size_t i = 0; i < gt_model_count(m); i++) {
+		const struct gt_image *img = gt_model_image(m, i);
+		if (img->has_info && img->origin == GT_ORIGIN_ROOT)
+			return img;
+	}
+	return NULL;
+}
+
+/*
+ * With --pid, the processes summarized are one pid's images, whose tree
+ * root lies outside them: the run's first root stands for all.
+ */
+static void commands_of_first_root(struct gt_summary *s, const struct gt_model *m)
+{
+	const struct gt_image *root = first_root(m);
+	s->command = "";
+	s->git = "git";
+	if (!s->n)
+		return;
+	s->procs[0].root_command = root ? command_line(root) : gt_xstrndup("", 0);
+	for (size_t i = 0; i < s->n; i++) {
+		s->procs[i].command = s->procs[0].root_command;
+		if (root)
+			gt_git_with_repo_options(root, s->procs[i].git, sizeof(s->procs[i].git));
+		else
+			snprintf(s->procs[i].git, sizeof(s->procs[i].git), "git");
+	}
+	s->command = s->procs[0].command;
+	s->git = s->procs[0].git;
+}
+
 /*
  * Each process's command: its tree root's (the ancestor no traced process
  * started); the run's: that of the tree that took the most CPU time, where
  * `git log | sort`, traced whole, has two trees. Path compression keeps a
  * long chain of execs linear.
  */
-static void commands(struct gt_summary *s)
+static void commands(struct gt_summary *s, const struct gt_model *m)
 {
+	if (s->pid >= 0) {
+		commands_of_first_root(s, m);
+		return;
+	}
 	long *parent = gt_summary_parents(s);
 	long *root = gt_xcalloc(s->n ? s->n : 1, sizeof(*root));
 	double *tree_cpu = gt_xcalloc(s->n ? s->n : 1, sizeof(*tree_cpu));
@@ -660,7 +698,7 @@ void gt_summary_finish(struct gt_summary *s, const struct gt_model *m)
 		set_facts(&s->procs[i]);
 	if (s->n) /* qsort(NULL, 0) is undefined: a trace with no process */
 		qsort(s->procs, s->n, sizeof(*s->procs), heavier);
-	commands(s);
+	commands(s, m);
 	const char *packer = packing_subcommand(m);
 	window_settings(s);
 	for (size_t i = 0; i < s->n; i++) {

@@ -55,6 +55,20 @@ check_eq "two runs at once: the report's warnings" "" "$(cat "$work/named.err")"
 check_complete "two runs at once" "$work/named.json"
 check_eq "two runs at once: cat's image and known_calls' four" 5 \
 	"$(jq '.processes | length' "$work/named.json")"
+# The run it would join could not write all of it (the file's mark): the
+# root says so, as that run's warning went to its own terminal.
+chmod +t "$named"
+flock -s "$named" cat "$work/gate" >/dev/null &
+locker=$!
+until ! flock -n -x "$named" true 2>/dev/null; do
+	kill -0 "$locker" 2>/dev/null || fail "the lock's holder ended"
+	sleep 0.05
+done
+GITTRACE_OUTPUT=$named run_status "$work/marked" run_traced "$preload" "$prog" "$work/n4"
+echo >"$work/gate"
+wait "$locker"
+check_grep "joining a run that could not write: the root says so" \
+	"is written by another run, which could not write all of it" "$work/marked.stderr"
 # What --confirm would run: each process's own tree's command; the run's,
 # that of the tree that took the most CPU time (known_calls' four images).
 confirm_of() {
@@ -64,4 +78,11 @@ confirm_of() {
 check_eq "two runs at once: the run's command to confirm" "$prog $work/n3" "$(confirm_of .)"
 check_eq "two runs at once: cat's" "cat $work/gate" \
 	"$(confirm_of '.processes[] | select(.argv[0] == "cat")')"
+# With --pid, one process's images alone: its command to confirm is still
+# the run's, not its own command line.
+GITTRACE_OUTPUT=$work/pid.zst run_traced "$preload" sh -c 'sh -c "cat /dev/null"; echo o' >/dev/null
+"$report" --json "$work/pid.zst" >"$work/named.json"
+cat_pid=$(jq '.processes[] | select(.argv[0] == "cat") | .pid' "$work/named.json")
+"$report" --json --pid "$cat_pid" "$work/pid.zst" >"$work/named.json"
+check_eq "--pid: the command to confirm" "sh -c 'sh -c \"cat /dev/null\"; echo o'" "$(confirm_of .)"
 finish
