@@ -232,6 +232,15 @@ static char *command_line(const struct gt_image *img)
 	return gt_xstrndup(buf, strlen(buf));
 }
 
+/* `git` as img ran it, with its repository options; "git" for no image. */
+static char *git_of(const struct gt_image *img)
+{
+	char buf[512] = "git";
+	if (img)
+		gt_git_with_repo_options(img, buf, sizeof(buf));
+	return gt_xstrndup(buf, strlen(buf));
+}
+
 /* The run's first image of a root; NULL if none has its IMAGE record. */
 static const struct gt_image *first_root(const struct gt_model *m)
 {
@@ -255,12 +264,10 @@ static void commands_of_first_root(struct gt_summary *s, const struct gt_model *
 	if (!s->n)
 		return;
 	s->procs[0].root_command = root ? command_line(root) : gt_xstrndup("", 0);
+	s->procs[0].root_git = git_of(root);
 	for (size_t i = 0; i < s->n; i++) {
 		s->procs[i].command = s->procs[0].root_command;
-		if (root)
-			gt_git_with_repo_options(root, s->procs[i].git, sizeof(s->procs[i].git));
-		else
-			snprintf(s->procs[i].git, sizeof(s->procs[i].git), "git");
+		s->procs[i].git = s->procs[0].root_git;
 	}
 	s->command = s->procs[0].command;
 	s->git = s->procs[0].git;
@@ -297,13 +304,14 @@ static void commands(struct gt_summary *s, const struct gt_model *m)
 		if (root[i] != (long)i)
 			continue;
 		s->procs[i].root_command = command_line(s->procs[i].img);
+		s->procs[i].root_git = git_of(s->procs[i].img);
 		if (heaviest < 0 || tree_cpu[i] > tree_cpu[heaviest])
 			heaviest = (long)i;
 	}
 	for (size_t i = 0; i < s->n; i++) {
 		struct gt_proc *p = &s->procs[i];
 		p->command = s->procs[root[i]].root_command;
-		gt_git_with_repo_options(s->procs[root[i]].img, p->git, sizeof(p->git));
+		p->git = s->procs[root[i]].root_git;
 	}
 	s->command = heaviest >= 0 ? s->procs[heaviest].command : "";
 	s->git = heaviest >= 0 ? s->procs[heaviest].git : "git";
@@ -745,6 +753,7 @@ void gt_summary_release(struct gt_summary *s)
 		gt_callers_release(p);
 		free(p->stacks);
 		free(p->root_command);
+		free(p->root_git);
 		gt_verdict_release(&p->verdict);
 	}
 	free(s->procs);

@@ -105,11 +105,11 @@ struct gt_proc {
 	struct gt_window_advice window_advice; /* the core.packedGitLimit to avoid evictions */
 	char window_settings[160];	       /* given on the command line (git_settings.h) */
 	/* The command the user ran that started the process's tree, shell-quoted
-	 * (a pipeline traced whole has a tree per command); root_command owns it. */
-	const char *command;
-	char *root_command;
-	/* `git` with that command's repository options (git_settings.h). */
-	char git[512];
+	 * (a pipeline traced whole has a tree per command), and `git` with that
+	 * command's repository options (git_settings.h); the tree's root owns
+	 * both (root_command, root_git). */
+	const char *command, *git;
+	char *root_command, *root_git;
 	/* Facts of the image, derived once for every writer (model.h). */
 	const char *origin; /* gt_origin_name */
 	double peak_seconds;
