@@ -6,14 +6,11 @@
 
 #include "die.h"
 
-int gt_image_started_before(const struct gt_image *a, const struct gt_image *b)
-{
-	if (a->start_mono_ns != b->start_mono_ns)
-		return a->start_mono_ns < b->start_mono_ns;
-	return a->order < b->order;
-}
-
-/* A process by when its image started (gt_image_started_before's order). */
+/*
+ * A process by when its image started, file order breaking ties: a parent
+ * is always found among the processes that started before, so following
+ * parents goes back in time and cannot loop.
+ */
 struct started {
 	uint64_t start_ns, order;
 	size_t proc; /* index in s->procs */

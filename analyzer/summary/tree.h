@@ -9,10 +9,6 @@
 
 #include "summary.h"
 
-/* True if image a started before image b (file order breaks ties), so
- * that following parents always goes back in time and cannot loop. */
-int gt_image_started_before(const struct gt_image *a, const struct gt_image *b);
-
 /*
  * For each process of s (by its index in s->procs), the index of the one
  * that started it, -1 if none: an array of s->n the caller frees. Found

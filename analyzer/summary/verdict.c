@@ -360,9 +360,13 @@ static int given_key(const struct gt_verdict_input *in, const char *key)
 
 static void window_suggestions(struct gt_verdict *v, const struct gt_verdict_input *in)
 {
-	char a[32];
+	char a[32], unset[600] = "";
 	const struct gt_window_advice *wa = in->window_advice;
 	int limit_given = given_key(in, "core.packedGitLimit=");
+	if (!limit_given)
+		snprintf(unset, sizeof(unset),
+			 "%s config --unset core.packedGitLimit (default 32 TiB on 64-bit)",
+			 git(in));
 	int window_given = given_key(in, "core.packedGitWindowSize=");
 	int small_window = window_lowered(in);
 	if (settings_given(in))
@@ -370,32 +374,24 @@ static void window_suggestions(struct gt_verdict *v, const struct gt_verdict_inp
 			"to the commands it runs)",
 			settings_given(in));
 	if (in->evictions && wa && wa->many_windows)
-		SUGGEST("%s%s%snot a higher limit alone: one at which every window the run mapped "
+		SUGGEST("%s%snot a higher limit alone: one at which every window the run mapped "
 			"stays mapped (%s) holds %llu windows of %s, which git searches one by "
 			"one; with a limit, raise core.packedGitWindowSize too",
-			limit_given ? "" : git(in), limit_given ? "" : " ",
-			limit_given
-				? ""
-				: "config --unset core.packedGitLimit (default 32 TiB on 64-bit), "
-				  "but ",
-			wa->limit_value, (unsigned long long)(wa->limit / wa->window),
-			wa->window_value);
+			unset, limit_given ? "" : ", but ", wa->limit_value,
+			(unsigned long long)(wa->limit / wa->window), wa->window_value);
 	else if (in->evictions && wa && limit_given)
 		SUGGEST("or, to keep a limit, one at which every window the run mapped stays "
 			"mapped (window advice): git %s",
 			wa->git_config);
 	else if (in->evictions && wa)
-		SUGGEST("%s config --unset core.packedGitLimit (default 32 TiB on 64-bit); or, to "
-			"keep a limit, one at which every window the run mapped stays mapped "
-			"(window advice): %s config core.packedGitLimit %s%s%s, or git %s for one "
-			"command",
-			git(in), git(in), wa->limit_value,
+		SUGGEST("%s; or, to keep a limit, one at which every window the run mapped stays "
+			"mapped (window advice): %s config core.packedGitLimit %s%s%s, or git %s "
+			"for one command",
+			unset, git(in), wa->limit_value,
 			wa->window ? " with core.packedGitWindowSize " : "", wa->window_value,
 			wa->git_config);
 	else if (in->evictions && !limit_given)
-		SUGGEST("%s config --unset core.packedGitLimit (default 32 TiB on 64-bit), or set "
-			"it above the size of your packs",
-			git(in));
+		SUGGEST("%s, or set it above the size of your packs", unset);
 	if (small_window && !window_given) {
 		gt_format_bytes(a, sizeof(a), in->window);
 		SUGGEST("%s config --unset core.packedGitWindowSize (now %s; default 1g on "
