@@ -138,6 +138,25 @@ done
 echo go >gate
 run wait "$pid"
 check_eq "left running untraced: status" 0 "$st"
+# A process an earlier run left (a daemon), whose environment names the same
+# -o file, is not the new run's: it started before the new gittrace. It
+# holds no lock here (untraced), so only the start time tells it apart.
+env GITTRACE_OUTPUT="$PWD/same.zst" sh -c 'read x <gate' &
+earlier=$!
+until grep -qszxF "GITTRACE_OUTPUT=$PWD/same.zst" "/proc/$earlier/environ"; do
+	sleep 0.05
+done
+sleep 0.05 # start times count clock ticks (1/100 s): a later one
+"$gittrace" -o same.zst -- sh -c 'echo traced' >same.out 2>same.err &
+pid=$!
+while kill -0 "$pid" 2>/dev/null && ! grep -q "waiting for the processes" same.err; do
+	sleep 0.05
+done
+echo go >gate
+run wait "$pid"
+wait "$earlier"
+check_eq "an earlier run's process: the run's status" 0 "$st"
+check_eq "an earlier run's process: not waited for" "" "$(grep "waiting for the processes" same.err)"
 
 run "$gittrace" -- ./no-such-command 2>/dev/null
 check_eq "command not found" 127 "$st"

@@ -9,6 +9,8 @@
 #     match by program and subcommand.
 #   tests/data/format-1.0.zst: three images, two of them `git log` (a root
 #     and its fork): duplicates match in order of appearance.
+#   tests/data/format-1.1.zst: sites of one function and caller whose stacks
+#     part deeper: the sites table's rows read apart.
 #
 # usage: bash recorded.sh REPORT THIS_DIR DATA_DIR WORKDIR
 . "$(dirname "$0")/../lib.sh"
@@ -44,6 +46,14 @@ check_grep "text: the classes" "^  class +$(jq -r '.[0]' <<<"$classes") +$(jq -r
 	"$work/d.txt"
 check_grep "text: pack maps" '^  pack mmaps +1 +118 +\+117 ' "$work/d.txt"
 check_grep "text: the sites" '^Sites whose allocations changed most' "$work/d.txt"
+# Sites differ by their whole stack, so their rows must read apart: format-1.1
+# has sites of one function and caller whose stacks part deeper
+# (`__tsearch <- __add_to_environ` twice when labelled by the caller alone).
+"$report" --diff "$data/format-1.1.zst" "$data/format-1.1.zst" >"$work/d11.txt" ||
+	fail "--diff of format-1.1 failed"
+sed -n '/^Sites whose/,$p' "$work/d11.txt" | tail -n +3 | cut -c37- >"$work/d11.labels"
+check_eq "text: sites listed" true "$([ "$(wc -l <"$work/d11.labels")" -ge 10 ] && echo true)"
+check_eq "text: no two sites' rows read alike" "" "$(sort "$work/d11.labels" | uniq -d)"
 
 # --fail-if-worse: 3 when a process got worse, and which way.
 status_of() {
