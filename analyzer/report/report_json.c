@@ -5,6 +5,7 @@
  */
 #include "report.h"
 #include "callers.h"
+#include "config_origins.h"
 
 #include "json.h"
 #include "mapkind.h"
@@ -74,7 +75,24 @@ static void prediction(struct gt_json *j, const char *remedy, const struct gt_pr
 	gt_json_end_object(j);
 }
 
-static void verdict(struct gt_json *j, const struct gt_verdict *v)
+/* Where the window settings come from, when looked up (--config-from). */
+static void config_origins(struct gt_json *j, const struct gt_config_origins *c)
+{
+	gt_json_key(j, "config_origins");
+	gt_json_begin_array(j);
+	for (size_t i = 0; i < c->n; i++) {
+		gt_json_begin_object(j);
+		gt_json_kv_str(j, "key", c->v[i].key);
+		gt_json_kv_str(j, "value", c->v[i].value);
+		gt_json_kv_str(j, "scope", c->v[i].scope);
+		gt_json_kv_str(j, "origin", c->v[i].origin);
+		gt_json_end_object(j);
+	}
+	gt_json_end_array(j);
+}
+
+static void verdict(struct gt_json *j, const struct gt_verdict *v,
+		    const struct gt_config_origins *config)
 {
 	gt_json_begin_object(j);
 	gt_json_kv_str(j, "class", gt_verdict_class_names[v->cls]);
@@ -103,6 +121,8 @@ static void verdict(struct gt_json *j, const struct gt_verdict *v)
 		}
 		gt_json_end_array(j);
 	}
+	if (config)
+		config_origins(j, config);
 	gt_json_key(j, "evidence");
 	gt_json_strs(j, v->evidence, v->nevidence);
 	gt_json_key(j, "suggestions");
@@ -329,7 +349,7 @@ void gt_report_json_process(struct gt_json *j, const struct gt_summary *s, const
 	gt_json_end_object(j);
 
 	gt_json_key(j, "verdict");
-	verdict(j, &p->verdict);
+	verdict(j, &p->verdict, p->config);
 	gt_json_key(j, "sites");
 	gt_json_begin_array(j);
 	size_t n = top && top < p->nsites ? top : p->nsites;
@@ -363,7 +383,7 @@ void gt_report_json(FILE *out, const struct gt_summary *s, size_t top)
 	gt_json_end_object(&j);
 
 	gt_json_key(&j, "verdict");
-	verdict(&j, &s->verdict);
+	verdict(&j, &s->verdict, s->config);
 
 	gt_json_key(&j, "processes");
 	gt_json_begin_array(&j);

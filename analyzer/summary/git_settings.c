@@ -34,14 +34,13 @@ static void add_word(char *buf, size_t size, const char *word)
 		snprintf(buf + used, size - used, "%s%s", used ? " " : "", word);
 }
 
-const char *gt_git_with_repo_options(const struct gt_image *img, char *buf, size_t size)
+size_t gt_git_repo_options(const struct gt_image *img, struct gt_git_option *opts, size_t max)
 {
-	snprintf(buf, size, "git");
 	if (!img->argc || strcmp(gt_git_basename(img->argv[0]), "git") != 0)
-		return buf;
+		return 0;
 	const char *const *argv = (const char *const *)img->argv;
-	size_t end = gt_git_options_end(img->argc, argv);
-	for (size_t i = 1; i < end; i++) {
+	size_t end = gt_git_options_end(img->argc, argv), n = 0;
+	for (size_t i = 1; i < end && n < max; i++) {
 		const char *a = argv[i];
 		int with_value =
 			!strcmp(a, "-C") || !strcmp(a, "--git-dir") || !strcmp(a, "--work-tree");
@@ -50,10 +49,21 @@ const char *gt_git_with_repo_options(const struct gt_image *img, char *buf, size
 			continue;
 		if (with_value && i + 1 >= end)
 			break; /* its value missing: git refused the command */
+		opts[n++] = (struct gt_git_option){a, with_value ? argv[++i] : NULL};
+	}
+	return n;
+}
+
+const char *gt_git_with_repo_options(const struct gt_image *img, char *buf, size_t size)
+{
+	snprintf(buf, size, "git");
+	struct gt_git_option opts[GT_GIT_REPO_OPTIONS_MAX];
+	size_t n = gt_git_repo_options(img, opts, GT_GIT_REPO_OPTIONS_MAX);
+	for (size_t i = 0; i < n; i++) {
 		char words[1024] = "";
-		gt_shell_quote(words, sizeof(words), a);
-		if (with_value)
-			gt_shell_quote(words, sizeof(words), argv[++i]);
+		gt_shell_quote(words, sizeof(words), opts[i].name);
+		if (opts[i].value)
+			gt_shell_quote(words, sizeof(words), opts[i].value);
 		add_word(buf, size, words);
 	}
 	return buf;

@@ -3,6 +3,7 @@
  */
 #include "summary.h"
 #include "callers.h"
+#include "config_origins.h"
 #include "git_settings.h"
 #include "shell_quote.h"
 #include "tree.h"
@@ -268,9 +269,11 @@ static void commands_of_first_root(struct gt_summary *s, const struct gt_model *
 	for (size_t i = 0; i < s->n; i++) {
 		s->procs[i].command = s->procs[0].root_command;
 		s->procs[i].git = s->procs[0].root_git;
+		s->procs[i].root_img = root;
 	}
 	s->command = s->procs[0].command;
 	s->git = s->procs[0].git;
+	s->root_img = root;
 }
 
 /*
@@ -312,9 +315,11 @@ static void commands(struct gt_summary *s, const struct gt_model *m)
 		struct gt_proc *p = &s->procs[i];
 		p->command = s->procs[root[i]].root_command;
 		p->git = s->procs[root[i]].root_git;
+		p->root_img = s->procs[root[i]].img;
 	}
 	s->command = heaviest >= 0 ? s->procs[heaviest].command : "";
 	s->git = heaviest >= 0 ? s->procs[heaviest].git : "git";
+	s->root_img = heaviest >= 0 ? s->procs[heaviest].img : NULL;
 	free(tree_cpu);
 	free(root);
 	free(parent);
@@ -512,6 +517,39 @@ void gt_summary_init(struct gt_summary *s, const char *path, struct gt_symbolize
 	s->sym = sym;
 	s->pid = pid;
 	s->keep_sites = keep_sites;
+}
+
+/* A root's config lookup (gt_summary_look_up_config). */
+struct gt_config_lookup {
+	const struct gt_image *root;
+	struct gt_config_origins origins;
+	int answered; /* git answered: origins holds its answer */
+};
+
+void gt_summary_look_up_config(struct gt_summary *s, const char *dir)
+{
+	s->config_dir = dir;
+}
+
+/*
+ * Where root's window settings come from, looked up once per root; NULL
+ * if not asked for, past the lookups' cap, or if git could not tell.
+ */
+static const struct gt_config_origins *config_of(struct gt_summary *s, const struct gt_image *root)
+{
+	if (!s->config_dir || !root)
+		return NULL;
+	for (size_t i = 0; i < s->nconfigs; i++)
+		if (s->configs[i].root == root)
+			return s->configs[i].answered ? &s->configs[i].origins : NULL;
+	if (s->nconfigs == GT_CONFIG_LOOKUPS_MAX)
+		return NULL;
+	if (!s->configs)
+		s->configs = gt_xcalloc(GT_CONFIG_LOOKUPS_MAX, sizeof(*s->configs));
+	struct gt_config_lookup *l = &s->configs[s->nconfigs++];
+	l->root = root;
+	l->answered = gt_config_origins_look_up(&l->origins, root, s->config_dir) == 0;
+	return l->answered ? &l->origins : NULL;
 }
 
 static void site_free(struct gt_site *site)
@@ -716,6 +754,10 @@ void gt_summary_finish(struct gt_summary *s, const struct gt_model *m)
 		in.command = p->command;
 		in.git = p->git;
 		in.packer = packer;
+		/* Only where windows were mapped is there a setting to place. */
+		if (in.pack_mmaps)
+			p->config = config_of(s, p->root_img);
+		in.config = p->config;
 		const char **names = top_names(p, &in.ntop_sites);
 		in.top_sites = names;
 		struct gt_replay_delta *replay =
@@ -732,6 +774,9 @@ void gt_summary_finish(struct gt_summary *s, const struct gt_model *m)
 	in.command = s->command;
 	in.git = s->git;
 	in.packer = packer;
+	if (in.pack_mmaps)
+		s->config = config_of(s, s->root_img);
+	in.config = s->config;
 	const char **names = s->n ? top_names(&s->procs[0], &in.ntop_sites) : NULL;
 	in.top_sites = names;
 	struct gt_replay_delta *replay =
@@ -758,6 +803,9 @@ void gt_summary_release(struct gt_summary *s)
 	}
 	free(s->procs);
 	gt_verdict_release(&s->verdict);
+	for (size_t i = 0; i < s->nconfigs; i++)
+		gt_config_origins_release(&s->configs[i].origins);
+	free(s->configs);
 	struct gt_site_frames *sf, *tmp;
 	HASH_ITER(hh, s->site_frames, sf, tmp)
 	{

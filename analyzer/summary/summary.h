@@ -82,6 +82,8 @@ struct gt_proc_stack {
 
 /* summary.c: a stack's function names, stored once */
 struct gt_function_list;
+struct gt_config_lookup;
+struct gt_config_origins;
 struct gt_phases;
 struct gt_proc;
 
@@ -110,6 +112,10 @@ struct gt_proc {
 	 * both (root_command, root_git). */
 	const char *command, *git;
 	char *root_command, *root_git;
+	const struct gt_image *root_img; /* that root's image; NULL if unknown */
+	/* Where the window settings come from (config_origins.h): NULL unless
+	 * looked up (gt_summary_look_up_config), or if git could not tell. */
+	const struct gt_config_origins *config;
 	/* Facts of the image, derived once for every writer (model.h). */
 	const char *origin; /* gt_origin_name */
 	double peak_seconds;
@@ -165,6 +171,12 @@ struct gt_summary {
 	struct gt_site_key *key;		 /* scratch: the key of a site looked up */
 	size_t key_cap;
 	const struct gt_phases *phases; /* trace2 phases (phases.h), or NULL */
+	/* Look up where window settings come from, from here (config_origins.h); NULL: not. */
+	const char *config_dir;
+	struct gt_config_lookup *configs; /* one per root looked up for */
+	size_t nconfigs;
+	const struct gt_image *root_img;	/* the heaviest tree's root (command, git) */
+	const struct gt_config_origins *config; /* its config, as gt_proc.config */
 };
 
 /*
@@ -178,6 +190,15 @@ struct gt_summary {
 void gt_summary_init(struct gt_summary *s, const char *path, struct gt_symbolizer *sym, long pid,
 		     size_t keep_sites, const struct gt_replay_input *replay);
 void gt_summary_add(struct gt_summary *s, const struct gt_image *img);
+/*
+ * Makes finish ask git where the window settings of processes that mapped
+ * pack windows come from (config_origins.h), as each tree's root command
+ * sees them from dir: the directory it ran in, right after the run. Runs
+ * git once per root, for at most GT_CONFIG_LOOKUPS_MAX roots. Call before
+ * finish.
+ */
+#define GT_CONFIG_LOOKUPS_MAX 8
+void gt_summary_look_up_config(struct gt_summary *s, const char *dir);
 /* Whether gt_summary_add takes img (not of another pid than s's). */
 int gt_summary_takes(const struct gt_summary *s, const struct gt_image *img);
 void gt_summary_finish(struct gt_summary *s, const struct gt_model *m);

@@ -10,8 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "config_origins.h"
 #include "die.h"
+#include "shell_quote.h"
 #include "units.h"
 
 const char *const gt_verdict_class_names[3] = {"neither", "allocator-bound", "window-bound"};
@@ -139,6 +142,16 @@ static void format_bounds(char *a, char *b, size_t size, uint64_t lo, uint64_t h
 	}
 }
 
+/* A window key as git's documentation spells it (git config prints keys in lower case). */
+static const char *window_key_name(const char *key)
+{
+	static const char *const names[] = {"core.packedGitLimit", "core.packedGitWindowSize"};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcasecmp(key, names[i]))
+			return names[i];
+	return key;
+}
+
 static void window_facts(struct gt_verdict *v, const struct gt_verdict_input *in)
 {
 	char a[32], b[32];
@@ -163,6 +176,18 @@ static void window_facts(struct gt_verdict *v, const struct gt_verdict_input *in
 		EVIDENCE("%llu least-recently-used pack window unmaps: core.packedGitLimit is "
 			 "at least %s and below %s (default 32 TiB on 64-bit, so it was lowered)",
 			 (unsigned long long)in->evictions, a, b);
+	}
+	const struct gt_config_origins *c = in->config;
+	for (size_t i = 0; c && i < c->n; i++) {
+		const struct gt_config_setting *s = &c->v[i];
+		int file = !strncmp(s->origin, "file:", 5);
+		EVIDENCE("%s=%s is set in %s (%s scope; git config --show-origin, asked after "
+			 "the run)",
+			 window_key_name(s->key), s->value,
+			 file				       ? s->origin + 5
+			 : !strcmp(s->origin, "command line:") ? "the environment"
+							       : s->origin,
+			 s->scope);
 	}
 }
 
@@ -358,12 +383,84 @@ static int given_key(const struct gt_verdict_input *in, const char *key)
 	return given && strcasestr(given, key);
 }
 
+/* Appends ", and " then what to buf (size bytes), if all of it fits. */
+static void add_step(char *buf, size_t size, const char *what)
+{
+	size_t used = strlen(buf);
+	if (used + 6 + strlen(what) < size)
+		snprintf(buf + used, size - used, "%s%s", used ? ", and " : "", what);
+}
+
+/*
+ * How to unset key (as git's documentation spells it) where the config
+ * lookup found it set (config_origins.h): in each file that sets it, and
+ * in the environment for a value from there. Writes it to buf (size
+ * bytes) and returns buf; NULL if the lookup did not run, found no value
+ * of key, or found one from a place not edited that way (the generic
+ * --unset stands then).
+ */
+static const char *unset_where_set(const struct gt_verdict_input *in, const char *key, char *buf,
+				   size_t size)
+{
+	const struct gt_config_origins *c = in->config;
+	buf[0] = '\0';
+	int from_env = 0;
+	for (size_t i = 0; c && i < c->n; i++) {
+		const struct gt_config_setting *s = &c->v[i];
+		if (strcasecmp(s->key, key) != 0)
+			continue;
+		if (!strcmp(s->origin, "command line:")) {
+			from_env = 1;
+			continue;
+		}
+		if (strncmp(s->origin, "file:", 5) != 0)
+			return NULL;
+		int seen = 0; /* a file that sets it twice: one --unset-all */
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = !strcasecmp(c->v[j].key, key) && !strcmp(c->v[j].origin, s->origin);
+		if (seen)
+			continue;
+		const char *path = s->origin + 5, *base = strrchr(path, '/');
+		base = base ? base + 1 : path;
+		char step[1200];
+		if (path[0] == '/') {
+			snprintf(step, sizeof(step), "git config --file");
+			gt_shell_quote(step, sizeof(step), path);
+		} else if (!strcmp(s->scope, "local") && !strcmp(base, "config")) {
+			/* Relative to where git found the repository (its top level
+			 * in a work tree): the command's options find it again. */
+			snprintf(step, sizeof(step), "%s config --local", git(in));
+		} else if (!strcmp(s->scope, "worktree") && !strcmp(base, "config.worktree")) {
+			snprintf(step, sizeof(step), "%s config --worktree", git(in));
+		} else {
+			return NULL; /* a relative path of another file: from where? */
+		}
+		snprintf(step + strlen(step), sizeof(step) - strlen(step), " --unset-all %s", key);
+		add_step(buf, size, step);
+	}
+	if (from_env) {
+		char step[300];
+		snprintf(step, sizeof(step),
+			 "drop %s from the environment that sets it (GIT_CONFIG_PARAMETERS, or "
+			 "GIT_CONFIG_COUNT with GIT_CONFIG_KEY_<n> and GIT_CONFIG_VALUE_<n>)",
+			 key);
+		add_step(buf, size, step);
+	}
+	return buf[0] ? buf : NULL;
+}
+
 static void window_suggestions(struct gt_verdict *v, const struct gt_verdict_input *in)
 {
-	char a[32], unset[600] = "";
+	char a[32], unset[1600] = "", limit_where[1500], window_where[1500];
 	const struct gt_window_advice *wa = in->window_advice;
 	int limit_given = given_key(in, "core.packedGitLimit=");
-	if (!limit_given)
+	/* Where the config lookup found a setting, its file is known. */
+	const char *limit_set = limit_given ? NULL
+					    : unset_where_set(in, "core.packedGitLimit",
+							      limit_where, sizeof(limit_where));
+	if (limit_set)
+		snprintf(unset, sizeof(unset), "%s (default 32 TiB on 64-bit)", limit_set);
+	else if (!limit_given)
 		snprintf(unset, sizeof(unset),
 			 "%s config --unset core.packedGitLimit (default 32 TiB on 64-bit)",
 			 git(in));
@@ -392,14 +489,21 @@ static void window_suggestions(struct gt_verdict *v, const struct gt_verdict_inp
 			wa->git_config);
 	else if (in->evictions && !limit_given)
 		SUGGEST("%s, or set it above the size of your packs", unset);
+	const char *window_set = window_given ? NULL
+					      : unset_where_set(in, "core.packedGitWindowSize",
+								window_where, sizeof(window_where));
 	if (small_window && !window_given) {
 		gt_format_bytes(a, sizeof(a), in->window);
-		SUGGEST("%s config --unset core.packedGitWindowSize (now %s; default 1g on "
-			"64-bit), or set core.packedGitWindowSize=1g",
-			git(in), a);
+		if (window_set)
+			SUGGEST("%s (now %s; default 1g on 64-bit)", window_set, a);
+		else
+			SUGGEST("%s config --unset core.packedGitWindowSize (now %s; default 1g on "
+				"64-bit), or set core.packedGitWindowSize=1g",
+				git(in), a);
 	}
-	/* What the command line does not set comes from a config file. */
-	if ((in->evictions && !limit_given) || (small_window && !window_given))
+	/* What the command line does not set comes from a config file: which? */
+	if ((in->evictions && !limit_given && !limit_set) ||
+	    (small_window && !window_given && !window_set))
 		SUGGEST("find which config file sets them: GIT_TRACE2=1 "
 			"GIT_TRACE2_CONFIG_PARAMS='core.packed*' %s version, or %s config "
 			"--show-origin --get-regexp '^core\\.packed'",

@@ -80,6 +80,8 @@ extern const char *const gt_verdict_class_names[3]; /* "neither", … */
  * summed over the images a verdict covers, and that difference's 95%
  * interval (from the ratio's; NaN with one round).
  */
+struct gt_config_origins;
+
 struct gt_replay_delta {
 	const char *allocator; /* mimalloc, jemalloc or a path */
 	double seconds, low, high;
@@ -144,6 +146,8 @@ struct gt_verdict_input {
 	size_t envc;
 	const char *command; /* the traced command, shell-quoted; NULL unknown */
 	const char *git;     /* `git` with its repository options (-C DIR ...); NULL: "git" */
+	/* Where git's window settings come from (config_origins.h); NULL: not looked up. */
+	const struct gt_config_origins *config;
 	const char *const *top_sites; /* function names, most churning first */
 	size_t ntop_sites;
 	/* The replay's evidence, if one ran: nreplay allocators (0: none). */
