@@ -97,6 +97,18 @@ static struct {
 static GT_TLS int holding; /* from before lock_stream takes it to after it is let go */
 
 /*
+ * The thread's signal mask from before a block's write blocked every
+ * signal (write_block_locked), restored once the stream is let go: a
+ * signal that came during the write and ended the process from its
+ * handler while the stream was held could not write the image's END
+ * (lifecycle.h, gt_abandon_interrupted_hook). pending: to be restored.
+ */
+static GT_TLS struct {
+	int pending;
+	sigset_t mask;
+} before_write;
+
+/*
  * Takes the stream's lock, unless the process has a single thread, as
  * glibc's malloc skips its arenas' locks: no other thread can reach the
  * stream then (pthread_create clears the flag before it starts one, and
@@ -122,6 +134,10 @@ static void unlock_stream(int locked)
 		pthread_mutex_unlock(&st.lock);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	holding = 0;
+	if (before_write.pending) { /* a signal held back meanwhile comes now */
+		before_write.pending = 0;
+		pthread_sigmask(SIG_SETMASK, &before_write.mask, NULL);
+	}
 }
 
 int gt_stream_held_here(void)
@@ -341,14 +357,18 @@ static uint64_t write_block_locked(int last)
 	 * No signal handler runs from the check below to the write: one that
 	 * forked there made a child that went on to write its parent's block
 	 * (a child of a fork not made an image of its own yet: lifecycle.c).
-	 * That block is the parent's, which writes it.
+	 * That block is the parent's, which writes it. Nor until the stream
+	 * is let go (unlock_stream restores the mask).
 	 */
 	sigset_t all, was;
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &was);
+	if (!before_write.pending) { /* a second block under one hold keeps the first's */
+		before_write.mask = was;
+		before_write.pending = 1;
+	}
 	if (gt_fork_missed()) {
 		empty_block();
-		pthread_sigmask(SIG_SETMASK, &was, NULL);
 		return 0;
 	}
 	uint64_t t0 = gt_now_ns();
@@ -369,7 +389,6 @@ static uint64_t write_block_locked(int last)
 	};
 	int failed = last ? gt_writer_write_last_block(&h, pieces, npieces)
 			  : gt_writer_write_block(&h, pieces, npieces);
-	pthread_sigmask(SIG_SETMASK, &was, NULL);
 	empty_block();
 	if (failed && !last) {
 		gt_pages_free(st.col[0], st.cap * GT_COL_COUNT); /* one mapping: gt_stream_init */

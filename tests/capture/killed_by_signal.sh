@@ -5,13 +5,15 @@
 # (preload/hooks_signal.c). Before, such a process lost its unwritten calls
 # (all of a short run's) and the report took it for cut short.
 # tests/progs/signal_actions.c is the subject; `git log -p | head -1` the
-# everyday case.
+# everyday case. A signal that comes while the tracer writes a block waits
+# until the tracer has let go of its stream: from there the process's END
+# can be written (TERM_IN_WRITE, tests/progs/term_in_write.c, sends it).
 #
-# usage: bash killed_by_signal.sh PRELOAD REPORT PROGRAM WORKDIR
+# usage: bash killed_by_signal.sh PRELOAD REPORT PROGRAM TERM_IN_WRITE WORKDIR
 . "$(dirname "$0")/../lib.sh"
 
-[ $# -eq 4 ] || fail "usage: killed_by_signal.sh PRELOAD REPORT PROGRAM WORKDIR"
-preload=$1 report=$2 prog=$3 work=$4
+[ $# -eq 5 ] || fail "usage: killed_by_signal.sh PRELOAD REPORT PROGRAM TERM_IN_WRITE WORKDIR"
+preload=$1 report=$2 prog=$3 term_in_write=$4 work=$5
 fresh_dir "$work"
 clean_gittrace_env
 
@@ -98,4 +100,15 @@ check_complete "git log -p | head -1" "$work/git.json"
 check_eq "git log -p | head -1: the processes killed" "git:SIGPIPE" \
 	"$(jq -r '[.processes[] | select(.killed_by) | "\(.exe | split("/") | last):\(.killed_by)"]
 		| join(" ")' "$work/git.json")"
+# SIGTERM during the write of the first block of calls (the smallest buffer:
+# the program's 200,000 pairs fill several blocks). Before, the signal came as the write
+# unblocked it, with the stream still held: the process died with no END,
+# "complete": false and killed_by null.
+status=0
+GITTRACE_OUTPUT=$work/trace.zst GITTRACE_BUFFER_SIZE=65536 \
+	LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$preload:$term_in_write" "$prog" many || status=$?
+check_eq "SIGTERM in a block's write: exit status" $((128 + 15)) "$status"
+killed "SIGTERM in a block's write" SIGTERM 1000
+check_eq "SIGTERM in a block's write: the program's end not reached" true \
+	"$(jq '.processes[0].calls.malloc < 200000' "$work/SIGTERM in a block's write.json")"
 finish

@@ -8,6 +8,8 @@
  *   pipe     makes its allocations, then writes into a pipe with no
  *            reader: killed by SIGPIPE
  *   wait     makes its allocations, prints "ready", waits to be killed
+ *   many     makes its allocations MANY_ROUNDS times (enough for several
+ *            blocks of the smallest trace buffer); exits 0
  *   ignored  ignores SIGTERM, raises it, prints "survived"; exits 0
  *   handled  its own SIGINT handler runs once; then signal(SIGINT, SIG_DFL)
  *            and SIGINT again: killed by SIGINT
@@ -40,6 +42,7 @@
 
 #define ALLOCATIONS 1000
 #define RACE_ROUNDS 50000
+#define MANY_ROUNDS 200
 
 static void allocate(void)
 {
@@ -246,6 +249,11 @@ int main(int argc, char **argv)
 		for (;;)
 			pause();
 	}
+	if (!strcmp(mode, "many")) {
+		for (int i = 0; i < MANY_ROUNDS; i++)
+			allocate();
+		return 0;
+	}
 	if (!strcmp(mode, "ignored")) {
 		signal(SIGTERM, SIG_IGN);
 		allocate();
@@ -266,6 +274,6 @@ int main(int argc, char **argv)
 		raise(SIGINT);
 		return 3; /* not reached: SIGINT */
 	}
-	fprintf(stderr, "usage: signal_actions actions|pipe|wait|ignored|handled|race|init\n");
+	fprintf(stderr, "usage: signal_actions actions|pipe|wait|many|ignored|handled|race|init\n");
 	return 2;
 }
