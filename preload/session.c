@@ -140,7 +140,7 @@ static void program_name(char *out, size_t cap)
 
 /*
  * Creates a new file gittrace.<program>.<pid>[.<n>].zst in dir (which ends
- * in '/' or is empty for the current directory). Fills path.
+ * in '/'). Fills path.
  */
 static int create_default(const char *dir, char *path, size_t cap)
 {
@@ -175,10 +175,11 @@ static int open_root_file(char *path, size_t cap, int *named)
 	const char *out = gt_settings.output;
 	struct stat st;
 	*named = 0;
-	if (!out)
-		return create_default("", path, cap);
+	int by_default = !out; /* a directory, existing or not */
+	if (by_default)
+		out = gt_settings.default_dir;
 	size_t len = strlen(out);
-	if (out[len - 1] == '/' || (stat(out, &st) == 0 && S_ISDIR(st.st_mode))) {
+	if (by_default || out[len - 1] == '/' || (stat(out, &st) == 0 && S_ISDIR(st.st_mode))) {
 		char dir[PATH_MAX] = "";
 		if (path_append(dir, sizeof(dir), out) ||
 		    (out[len - 1] != '/' && path_append(dir, sizeof(dir), "/")))
@@ -269,13 +270,14 @@ static int open_session(int *origin, struct gt_trace_file *file)
 		*origin = GT_ORIGIN_ROOT;
 		fd = open_root_file(path, sizeof(path), &named);
 		if (fd < 0) {
-			const char *what =
-				gt_settings.output ? gt_settings.output : "gittrace.*.zst";
+			const char *out = gt_settings.output;
+			const char *what = out ? out : gt_settings.default_dir;
+			const char *name = out ? "" : "/gittrace.*.zst";
 			if (errno == ENXIO) /* a FIFO nobody reads, a device that is not there */
-				gt_disable("trace output '", what,
+				gt_disable("trace output '", what, name,
 					   "' is not a regular file; running untraced", NULL);
 			else
-				gt_disable("cannot create trace file '", what,
+				gt_disable("cannot create trace file '", what, name,
 					   "': ", gt_strerror(errno), "; running untraced", NULL);
 			return -1;
 		}

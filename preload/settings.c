@@ -101,6 +101,14 @@ void gt_settings_load(struct gt_settings *s, int warn)
 	s->output = secure_getenv("GITTRACE_OUTPUT");
 	if (s->output && !*s->output)
 		s->output = NULL;
+	/*
+	 * Not the current directory, where a trace file would be a new file
+	 * in the program's work: `git status` would list it, `git add -A`
+	 * commit it. As mktemp does: $TMPDIR if it is an absolute path.
+	 */
+	s->default_dir = secure_getenv("TMPDIR");
+	if (!s->default_dir || s->default_dir[0] != '/')
+		s->default_dir = "/tmp";
 	s->stack_depth = (unsigned)number_setting("GITTRACE_STACK_DEPTH", 10, 0, 0,
 						  GT_STACK_DEPTH_MAX, DEFAULT_STACK_DEPTH, warn);
 	s->buffer_size = (size_t)number_setting("GITTRACE_BUFFER_SIZE", 10, 1, MIN_BUFFER_SIZE,

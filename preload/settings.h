@@ -9,6 +9,7 @@
 
 struct gt_settings {
 	const char *output;	    /* GITTRACE_OUTPUT, or NULL */
+	const char *default_dir;    /* where a trace goes without it: $TMPDIR, or /tmp */
 	unsigned stack_depth;	    /* 0: counting mode; at most GT_STACK_DEPTH_MAX */
 	size_t buffer_size;	    /* bytes of records per block */
 	int zstd_level;		    /* compression level */

@@ -115,6 +115,27 @@ same_files "symlink: target" "$work/target.orig" "$work/target"
 traced dangling-symlink log 1 GITTRACE_OUTPUT="$work/dangling.zst" -- "${log_cmd[@]}"
 [ ! -e "$work/absent" ] || fail "dangling-symlink: the tracer created the link's target"
 
+# --- No GITTRACE_OUTPUT: a new file in $TMPDIR, none where the program
+# works (git status would list it, git add -A commit it).
+mkdir "$work/default-tmp" "$work/default-cwd"
+cd "$work/default-cwd"
+traced default log 0 TMPDIR="$work/default-tmp" -- "${log_cmd[@]}"
+cd "$OLDPWD"
+check_eq "default: nothing in the current directory" "" "$(ls -A "$work/default-cwd")"
+check_eq "default: one trace in \$TMPDIR" 1 \
+	"$(find "$work/default-tmp" -type f -name 'gittrace.git.*.zst' | wc -l)"
+# A relative TMPDIR is not taken (mktemp's rule): /tmp then.
+touch "$work/before-relative"
+cd "$work/default-cwd"
+traced default-relative log 0 TMPDIR=. -- "${log_cmd[@]}"
+cd "$OLDPWD"
+check_eq "default, TMPDIR relative: nothing in the current directory" "" \
+	"$(ls -A "$work/default-cwd")"
+in_tmp=$(find /tmp -maxdepth 1 -type f -name 'gittrace.git.*.zst' -newer "$work/before-relative")
+check_eq "default, TMPDIR relative: the trace in /tmp" true "$([ -n "$in_tmp" ] && echo true)"
+# shellcheck disable=SC2086 # the names, split: mkstemp-free names without spaces
+rm -f $in_tmp
+
 # --- A default file name already taken, by a file or by a symlink: never
 # clobbered or followed; the trace goes to the next free name. The pid is
 # known in advance because sh execs git in place.
@@ -131,7 +152,8 @@ EOF
 for kind in file symlink; do
 	# Not in a subshell: traced's counted checks must reach finish.
 	cd "$work/taken"
-	traced "taken-$kind" log 0 -- sh "$work/plant.sh" "$kind" -- "${log_cmd[@]}"
+	traced "taken-$kind" log 0 TMPDIR="$work/taken" -- sh "$work/plant.sh" "$kind" -- \
+		"${log_cmd[@]}"
 	cd "$OLDPWD"
 done
 check_eq "taken: the planted file" "an older trace" \

@@ -48,17 +48,23 @@ for kind in setuid setgid; do
 	cp "$dir/session.zst" "$dir/session.orig"
 
 	(cd "$dir/cwd" && run_status "$dir/plain" "${user[@]}" "$dir/victim" version)
+	mkdir -m 0777 "$dir/tmp"
+	touch "$dir/before"
 	(cd "$dir/cwd" && run_status "$dir/traced" "${user[@]}" env LD_PRELOAD="$lib" \
 		GITTRACE_OUTPUT="$dir/named.zst" GITTRACE_SESSION="$dir/session.zst" \
-		GITTRACE_STACK_DEPTH=0 GITTRACE_FILE_MODE=0666 "$dir/victim" version)
+		GITTRACE_STACK_DEPTH=0 GITTRACE_FILE_MODE=0666 TMPDIR="$dir/tmp" "$dir/victim" version)
 	same_outcome "$kind" "$dir/plain" "$dir/traced" 0
 
 	[ ! -e "$dir/named.zst" ] || fail "$kind: GITTRACE_OUTPUT was obeyed"
 	same_files "$kind: the file GITTRACE_SESSION names" "$dir/session.orig" "$dir/session.zst"
-	# The library did load and trace, with the defaults: a new file in the
-	# current directory, mode 0600, stacks of the default depth.
-	trace=$(find "$dir/cwd" -name 'gittrace.victim.*.zst')
+	# The library did load and trace, with the defaults: a new file in /tmp
+	# (TMPDIR, the user's, ignored too), mode 0600, stacks of the default depth.
+	check_eq "$kind: nothing in the current directory or TMPDIR" "" "$(find "$dir/cwd" "$dir/tmp" -mindepth 1)"
+	trace=$(find /tmp -maxdepth 1 -name 'gittrace.victim.*.zst' -newer "$dir/before")
 	[ -n "$trace" ] || fail "$kind: no default trace: the preload did not load (the test is void)"
+	[ "$(wc -l <<<"$trace")" -eq 1 ] || fail "$kind: more than one new trace in /tmp: $trace"
+	mv "$trace" "$dir/"
+	trace=$dir/$(basename "$trace")
 	check_eq "$kind: mode (GITTRACE_FILE_MODE ignored)" 600 "$(stat -c %a "$trace")"
 	depth=$("$report" --dump "$trace" | sed -n 's/.* IMAGE .*stack_depth=\([0-9]*\).*/\1/p')
 	[ "$depth" -gt 0 ] || fail "$kind: GITTRACE_STACK_DEPTH=0 was obeyed"
