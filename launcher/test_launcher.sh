@@ -161,6 +161,39 @@ check_eq "an earlier run's process: not waited for" "" "$(grep "waiting for the 
 run "$gittrace" -- ./no-such-command 2>/dev/null
 check_eq "command not found" 127 "$st"
 
+# SIGTERM to the run's process group (as timeout sends it): the command ends
+# of it, then gittrace, with no report, and its temporary trace removed.
+mkdir tmp-term
+TMPDIR=$PWD/tmp-term setsid "$gittrace" -- sh -c 'echo ready; read x <gate' >term.out 2>term.err &
+pid=$!
+until grep -q ready term.out 2>/dev/null; do
+	kill -0 "$pid" 2>/dev/null || fail "TERM: ended before it was ready"
+	sleep 0.05
+done
+kill -TERM -- "-$pid"
+run wait "$pid"
+check_eq "TERM: gittrace's status" $((128 + 15)) "$st"
+check_eq "TERM: the temporary trace removed" "" "$(ls -A tmp-term)"
+
+# Its own output's reader gone (gittrace -- CMD 2>&1 | head -1): gittrace
+# still exits with the command's status, and cleans up. The reader of the
+# fifo that is gittrace's stderr closes it before the command ends.
+mkdir tmp-pipe
+mkfifo errfifo
+TMPDIR=$PWD/tmp-pipe "$gittrace" -- sh -c 'read x <gate; exit 5' >pipe.out 2>errfifo &
+pid=$!
+exec 7<errfifo
+exec 7<&-
+echo go >gate
+run wait "$pid"
+check_eq "reader gone: the command's status" 5 "$st"
+check_eq "reader gone: the temporary trace removed" "" "$(ls -A tmp-pipe)"
+
+# An option's value as the next word, as getopt_long takes it.
+run "$gittrace" --top 1 --depth 4 --stdout -- true >spaced.out 2>spaced.err
+check_eq "--top 1 --depth 4: status" 0 "$st"
+check_grep "--top 1 --depth 4: the report" "^gittrace-report: 1 process" spaced.out
+
 # The user's LD_PRELOAD is kept, ours comes first (its hooks must be bound
 # before another allocator's functions).
 # (awk reads to the end: an early exit would kill ldconfig with SIGPIPE,
