@@ -63,6 +63,26 @@ check_eq "--confirm: remedies measured" '["default-windows","jemalloc","mimalloc
 check_eq "--confirm: each effect has its CI and prediction" true \
 	"$(jq '[.confirmation.effects[] | (.ci_low <= .ratio and .ratio <= .ci_high and
 		(.predicted_gain | type) == "number")] | all' c.json)"
+check_eq "--confirm: no settings given inside the command" null \
+	"$(jq '.verdict.settings_given_inside' c.json)"
+# -c given to a git that a script runs ranks above the settings gittrace ab
+# varies: git's default windows are not measured, and gittrace says why
+# (before, it printed the unchanged command's measurement as theirs).
+inside='-c core.packedGitWindowSize=8k -c core.packedGitLimit=16k'
+run "$gittrace" --confirm --rounds=2 --stdout --json -- \
+	sh -c "git -C repo $inside log -p >/dev/null" >s.out 2>s.err
+check_eq "--confirm, settings inside: status" 0 "$st"
+check_grep "--confirm, settings inside: says why" "^gittrace: a git the command runs is given $inside" s.err
+start=$(($(grep -n '"gittrace_report"' s.out | head -n 1 | cut -d: -f1) - 1))
+tail -n +"$start" s.out >s.json
+check_eq "--confirm, settings inside: in the report" "\"$inside\"" \
+	"$(jq '.verdict.settings_given_inside' s.json)"
+check_eq "--confirm, settings inside: default windows not measured" false \
+	"$(jq '[.confirmation.effects[].remedy] | index("default-windows") != null' s.json)"
+# The command's own -c: gittrace ab replaces them in its copy of the command.
+# shellcheck disable=SC2086 # the settings, as words
+run "$gittrace" --json -- git -C repo $inside log -p >/dev/null 2>o.err
+check_eq "the command's own -c: not inside" null "$(jq '.verdict.settings_given_inside' o.err)"
 # --html: the page, with the confirmation after the verdict.
 run "$gittrace" --confirm --rounds=2 --html=c.html -- git -C repo log -p >/dev/null 2>&1
 check_eq "--confirm --html status" 0 "$st"

@@ -91,8 +91,9 @@ static void config_origins(struct gt_json *j, const struct gt_config_origins *c)
 	gt_json_end_array(j);
 }
 
+/* settings_inside: the tree's only (gt_summary.settings_inside); NULL for a process's. */
 static void verdict(struct gt_json *j, const struct gt_verdict *v,
-		    const struct gt_config_origins *config)
+		    const struct gt_config_origins *config, const char *settings_inside)
 {
 	gt_json_begin_object(j);
 	gt_json_kv_str(j, "class", gt_verdict_class_names[v->cls]);
@@ -123,6 +124,8 @@ static void verdict(struct gt_json *j, const struct gt_verdict *v,
 	}
 	if (config)
 		config_origins(j, config);
+	if (settings_inside)
+		gt_json_kv_str(j, "settings_given_inside", settings_inside);
 	gt_json_key(j, "evidence");
 	gt_json_strs(j, v->evidence, v->nevidence);
 	gt_json_key(j, "suggestions");
@@ -349,7 +352,7 @@ void gt_report_json_process(struct gt_json *j, const struct gt_summary *s, const
 	gt_json_end_object(j);
 
 	gt_json_key(j, "verdict");
-	verdict(j, &p->verdict, p->config);
+	verdict(j, &p->verdict, p->config, NULL);
 	gt_json_key(j, "sites");
 	gt_json_begin_array(j);
 	size_t n = top && top < p->nsites ? top : p->nsites;
@@ -383,7 +386,7 @@ void gt_report_json(FILE *out, const struct gt_summary *s, size_t top)
 	gt_json_end_object(&j);
 
 	gt_json_key(&j, "verdict");
-	verdict(&j, &s->verdict, s->config);
+	verdict(&j, &s->verdict, s->config, s->settings_inside);
 
 	gt_json_key(&j, "processes");
 	gt_json_begin_array(&j);

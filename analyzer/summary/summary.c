@@ -737,6 +737,26 @@ static void window_settings(struct gt_summary *s)
 	free(parent);
 }
 
+/*
+ * Window settings that a git the command runs gave with -c, where the
+ * command itself (its tree's root) did not: gittrace ab's variants rank
+ * below them, so --confirm cannot measure git's defaults (docs/ab.md).
+ * Only processes that mapped pack windows count. NULL if none.
+ */
+static const char *settings_inside(const struct gt_summary *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		const struct gt_proc *p = &s->procs[i];
+		if (!p->window_settings[0] || !p->root_img || !p->img->maps.kind[GT_MAP_PACK].mmaps)
+			continue;
+		char root_given[sizeof(p->window_settings)];
+		gt_window_settings_given(p->root_img, root_given, sizeof(root_given));
+		if (strcmp(p->window_settings, root_given) != 0)
+			return p->window_settings;
+	}
+	return NULL;
+}
+
 void gt_summary_finish(struct gt_summary *s, const struct gt_model *m)
 {
 	s->m = m;
@@ -747,6 +767,7 @@ void gt_summary_finish(struct gt_summary *s, const struct gt_model *m)
 	commands(s, m);
 	const char *packer = packing_subcommand(m);
 	window_settings(s);
+	s->settings_inside = settings_inside(s);
 	for (size_t i = 0; i < s->n; i++) {
 		struct gt_proc *p = &s->procs[i];
 		struct gt_verdict_input in;

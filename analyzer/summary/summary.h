@@ -175,7 +175,10 @@ struct gt_summary {
 	const char *config_dir;
 	struct gt_config_lookup *configs; /* one per root looked up for */
 	size_t nconfigs;
-	const struct gt_image *root_img;	/* the heaviest tree's root (command, git) */
+	const struct gt_image *root_img; /* the heaviest tree's root (command, git) */
+	/* Window settings a git inside the command gave with -c, the command
+	 * not (summary.c, settings_inside): --confirm cannot undo them. NULL: none. */
+	const char *settings_inside;
 	const struct gt_config_origins *config; /* its config, as gt_proc.config */
 };
 
