@@ -392,6 +392,58 @@ static void add_step(char *buf, size_t size, const char *what)
 }
 
 /*
+ * `git config` with the option that edits the file of setting s (a
+ * "file:" origin): --file PATH for an absolute path; --local or
+ * --worktree for the repository's own file, which git names relative to
+ * where it found the repository (its top level in a work tree), and which
+ * the command's options find again. Writes it to buf (size bytes) and
+ * returns buf; NULL for a relative path of another file (from where?).
+ */
+static const char *config_in_file(const struct gt_verdict_input *in,
+				  const struct gt_config_setting *s, char *buf, size_t size)
+{
+	const char *path = s->origin + 5, *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	if (path[0] == '/') {
+		snprintf(buf, size, "git config --file");
+		gt_shell_quote(buf, size, path);
+	} else if (!strcmp(s->scope, "local") && !strcmp(base, "config")) {
+		snprintf(buf, size, "%s config --local", git(in));
+	} else if (!strcmp(s->scope, "worktree") && !strcmp(base, "config.worktree")) {
+		snprintf(buf, size, "%s config --worktree", git(in));
+	} else {
+		return NULL;
+	}
+	return buf;
+}
+
+/*
+ * `git config` that sets key where git reads the value that wins (the
+ * last one the lookup found), so that a new value takes effect: one in the
+ * repository's config would not, under a global file's include read after
+ * it or a value from the environment. Writes it to buf (size bytes) and
+ * returns buf; the plain `git config` when the lookup did not run or found
+ * no value; NULL when the value that wins comes from the environment or
+ * from a file not edited that way.
+ */
+static const char *config_where_it_wins(const struct gt_verdict_input *in, const char *key,
+					char *buf, size_t size)
+{
+	const struct gt_config_origins *c = in->config;
+	const struct gt_config_setting *last = NULL;
+	for (size_t i = 0; c && i < c->n; i++)
+		if (!strcasecmp(c->v[i].key, key))
+			last = &c->v[i];
+	if (!last) {
+		snprintf(buf, size, "%s config", git(in));
+		return buf;
+	}
+	if (strncmp(last->origin, "file:", 5) != 0)
+		return NULL;
+	return config_in_file(in, last, buf, size);
+}
+
+/*
  * How to unset key (as git's documentation spells it) where the config
  * lookup found it set (config_origins.h): in each file that sets it, and
  * in the environment for a value from there. Writes it to buf (size
@@ -420,21 +472,9 @@ static const char *unset_where_set(const struct gt_verdict_input *in, const char
 			seen = !strcasecmp(c->v[j].key, key) && !strcmp(c->v[j].origin, s->origin);
 		if (seen)
 			continue;
-		const char *path = s->origin + 5, *base = strrchr(path, '/');
-		base = base ? base + 1 : path;
 		char step[1200];
-		if (path[0] == '/') {
-			snprintf(step, sizeof(step), "git config --file");
-			gt_shell_quote(step, sizeof(step), path);
-		} else if (!strcmp(s->scope, "local") && !strcmp(base, "config")) {
-			/* Relative to where git found the repository (its top level
-			 * in a work tree): the command's options find it again. */
-			snprintf(step, sizeof(step), "%s config --local", git(in));
-		} else if (!strcmp(s->scope, "worktree") && !strcmp(base, "config.worktree")) {
-			snprintf(step, sizeof(step), "%s config --worktree", git(in));
-		} else {
-			return NULL; /* a relative path of another file: from where? */
-		}
+		if (!config_in_file(in, s, step, sizeof(step)))
+			return NULL;
 		snprintf(step + strlen(step), sizeof(step) - strlen(step), " --unset-all %s", key);
 		add_step(buf, size, step);
 	}
@@ -451,7 +491,7 @@ static const char *unset_where_set(const struct gt_verdict_input *in, const char
 
 static void window_suggestions(struct gt_verdict *v, const struct gt_verdict_input *in)
 {
-	char a[32], unset[1600] = "", limit_where[1500], window_where[1500];
+	char a[32], unset[1600] = "", limit_where[1500], window_where[1500], set[1200];
 	const struct gt_window_advice *wa = in->window_advice;
 	int limit_given = given_key(in, "core.packedGitLimit=");
 	/* Where the config lookup found a setting, its file is known. */
@@ -480,13 +520,21 @@ static void window_suggestions(struct gt_verdict *v, const struct gt_verdict_inp
 		SUGGEST("or, to keep a limit, one at which every window the run mapped stays "
 			"mapped (window advice): git %s",
 			wa->git_config);
-	else if (in->evictions && wa)
+	else if (in->evictions && wa &&
+		 config_where_it_wins(in, "core.packedGitLimit", set, sizeof(set)))
 		SUGGEST("%s; or, to keep a limit, one at which every window the run mapped stays "
-			"mapped (window advice): %s config core.packedGitLimit %s%s%s, or git %s "
-			"for one command",
-			unset, git(in), wa->limit_value,
+			"mapped (window advice): %s core.packedGitLimit %s%s%s, or git %s for one "
+			"command",
+			unset, set, wa->limit_value,
 			wa->window ? " with core.packedGitWindowSize " : "", wa->window_value,
 			wa->git_config);
+	else if (in->evictions && wa)
+		SUGGEST("%s; or, to keep a limit, one at which every window the run mapped stays "
+			"mapped (window advice): core.packedGitLimit=%s%s%s where it is set now, "
+			"or "
+			"git %s for one command",
+			unset, wa->limit_value, wa->window ? " with core.packedGitWindowSize=" : "",
+			wa->window_value, wa->git_config);
 	else if (in->evictions && !limit_given)
 		SUGGEST("%s, or set it above the size of your packs", unset);
 	const char *window_set = window_given ? NULL

@@ -96,6 +96,13 @@ check_eq "include: the steps" \
 	"git config --file $work/windows.inc --unset-all core.packedGitLimit
 git config --file $work/windows.inc --unset-all core.packedGitWindowSize" \
 	"$(unset_steps include)"
+# To keep a limit: set where the value that wins is read, so that it wins.
+keep=$(jq -r '.verdict.suggestions[]' "$work/include.json" |
+	grep -oE "git config --file [^ ]+ core\.packedGitLimit [0-9]+[kmg]?" || true)
+check_grep "include: a limit kept in the included file" \
+	"^git config --file $work/windows\.inc core\.packedGitLimit " <(echo "$keep")
+(cd "$work" && eval "$keep") || fail "include: '$keep' failed"
+check_eq "include: the kept limit in effect" "${keep##* }" "$(git -C "$work/demo" config core.packedGitLimit)"
 apply include "$work"
 check_eq "include: the keys gone" "" "$(git config --get-regexp '^core\.packedgit' || true)"
 check_grep "include: the include kept" "path = $work/windows.inc" "$work/global.gitconfig"
@@ -125,6 +132,8 @@ check_grep "env: drop it from the environment" \
 	"drop core\.packedGitLimit from the environment that sets it" \
 	<(jq -r '.verdict.suggestions[]' "$work/env.json")
 check_eq "env: the origins" '["command"]' "$(jq -c '[.verdict.config_origins[].scope] | unique' "$work/env.json")"
+check_grep "env: a limit kept where it is set" "core\.packedGitLimit=[0-9]+[kmg]? .*where it is set now" \
+	<(jq -r '.verdict.suggestions[]' "$work/env.json")
 
 # launcher: gittrace looks them up from where the command ran.
 printf '%s\n' "$lowered" >"$work/global.gitconfig"
