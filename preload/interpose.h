@@ -26,6 +26,7 @@ typedef off_t off64_t;
 #endif
 
 /* The types hooks.def names. */
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stddef.h>
