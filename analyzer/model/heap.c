@@ -111,6 +111,8 @@ static void forget(struct gt_heap *h, struct gt_ptrmap *table, struct gt_live *a
 	keep_peak(h, s);
 	s->live_bytes -= a->size;
 	h->current_bytes -= a->size;
+	if (a->size <= GT_HUGE_BLOCK)
+		h->current_small_bytes -= a->size;
 	gt_ptrmap_del(table, a);
 }
 
@@ -148,6 +150,11 @@ void gt_heap_alloc(struct gt_heap *h, struct gt_heap_thread *th, uint64_t ptr, u
 		h->peak_gen++;
 	}
 	h->sizes[size_bucket(size)]++;
+	if (size > GT_HUGE_BLOCK) {
+		h->huge_bytes += size;
+	} else if ((h->current_small_bytes += size) > h->peak_small_bytes) {
+		h->peak_small_bytes = h->current_small_bytes;
+	}
 }
 
 void gt_heap_free(struct gt_heap *h, struct gt_heap_thread *th, uint64_t ptr, uint64_t t)

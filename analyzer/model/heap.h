@@ -54,7 +54,18 @@ struct gt_heap {
 	uint64_t lifetime[GT_LIFETIME_BUCKETS];
 	uint64_t sizes[GT_SIZE_BUCKETS];
 	uint64_t leaked_allocations, leaked_bytes;
+	/* Allocations of more than GT_HUGE_BLOCK bytes: their bytes; and the
+	 * bytes of the others live now and at their peak. */
+	uint64_t huge_bytes, current_small_bytes, peak_small_bytes;
 };
+
+/*
+ * Blocks this large every allocator measured maps for themselves and
+ * unmaps when freed (glibc beyond 32 MiB, mimalloc beyond 16 MiB, jemalloc
+ * from 8 MiB): their pages fault in again whichever one serves them, so
+ * they are no allocator's saving (gt_image_heap_refaults).
+ */
+#define GT_HUGE_BLOCK (16u << 20)
 
 void gt_heap_init(struct gt_heap *h);
 

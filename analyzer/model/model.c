@@ -551,6 +551,10 @@ static void apply_usage(struct gt_image *img, const struct gt_rec_usage *u)
 	}
 	t->usage = *u;
 	t->has_usage = 1;
+	if (!img->has_start_faults) {
+		img->start_faults = u->minflt + u->majflt;
+		img->has_start_faults = 1;
+	}
 }
 
 static void check_seq(struct gt_model *m, struct gt_image *img, const struct gt_block *b)
@@ -775,6 +779,22 @@ static double sum_ns(const struct gt_image *img, int from, int to)
 double gt_image_allocator_seconds(const struct gt_image *img)
 {
 	return sum_ns(img, GT_FN_MALLOC, GT_FN_PVALLOC);
+}
+
+uint64_t gt_image_heap_refaults(const struct gt_image *img)
+{
+	if (!img->ended)
+		return 0;
+	uint64_t page = img->page_size ? img->page_size : 4096;
+	const struct gt_heap *h = &img->heap;
+	uint64_t needed = img->start_faults + (h->peak_small_bytes + h->huge_bytes) / page;
+	for (int k = 0; k < GT_MAP_KIND_COUNT; k++) {
+		const struct gt_kind_stats *ks = &img->maps.kind[k];
+		needed += k == GT_MAP_ANONYMOUS ? ks->bytes / page
+						: ks->bytes / GT_FILE_FAULT_BYTES + ks->mmaps;
+	}
+	uint64_t faults = img->end.minflt + img->end.majflt;
+	return faults > needed ? faults - needed : 0;
 }
 
 double gt_image_allocator_excess_seconds(const struct gt_image *img, double q)

@@ -63,6 +63,10 @@ struct gt_image {
 	uint64_t queued_block; /* its ended_block when it joined the ring */
 	struct gt_rec_end end;
 	uint64_t exec_failures, dropped_calls;
+	/* Page faults (minor and major) of its first thread at its first USAGE
+	 * reading: its start-up's, for gt_image_heap_refaults. */
+	uint64_t start_faults;
+	int has_start_faults;
 	/* Calls measured implausibly long, and the time cut off them. */
 	uint64_t capped_calls, capped_ns;
 	int missing_blocks; /* a block was missing by seq, or seq 0 never seen */
@@ -202,6 +206,23 @@ double gt_image_allocator_seconds(const struct gt_image *img);
  */
 double gt_image_allocator_excess_seconds(const struct gt_image *img, double q);
 double gt_image_mmap_seconds(const struct gt_image *img);
+
+/*
+ * Page faults of an image that ended beyond what it needed: its faults at
+ * its END, less its start-up's (start_faults), one for each page of the
+ * heap's peak without huge blocks (an allocator that kept every page it
+ * had faults each once) and of each huge block (heap.h, GT_HUGE_BLOCK:
+ * every allocator maps it anew), one for each GT_FILE_FAULT_BYTES of the
+ * files it mapped (the kernel maps
+ * that much around a read fault of a file: fault_around_bytes), one a map,
+ * and one for each page mapped anonymously. What is left, when anything
+ * is, is mostly heap pages the allocator gave back to the kernel (glibc
+ * trims the heap's top and unmaps its large blocks) and faulted in again:
+ * another allocator's saving that no call's time holds. 0 for an image
+ * that did not end.
+ */
+#define GT_FILE_FAULT_BYTES (64u << 10)
+uint64_t gt_image_heap_refaults(const struct gt_image *img);
 
 /* "root", "fork" or "exec" (enum gt_origin); "unknown" for any other value. */
 const char *gt_origin_name(uint64_t origin);

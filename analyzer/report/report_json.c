@@ -308,6 +308,7 @@ void gt_report_json_process(struct gt_json *j, const struct gt_summary *s, const
 	gt_json_kv_uint(j, "leaked_bytes", h->leaked_bytes);
 	gt_json_kv_uint(j, "untracked_frees", h->untracked_frees);
 	gt_json_kv_double(j, "allocator_seconds", p->allocator_s);
+	gt_json_kv_uint(j, "refaults", gt_image_heap_refaults(img));
 	gt_json_key(j, "lifetime_histogram");
 	gt_json_begin_array(j);
 	for (int i = 0; i < GT_LIFETIME_BUCKETS; i++)

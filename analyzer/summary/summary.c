@@ -404,6 +404,11 @@ static void fill_input(struct gt_verdict_input *in, const struct gt_proc *p)
 	in->again_any_system_seconds = gt_window_cost_system_ns(mp->again.any_system_ns) / 1e9;
 	in->allocator_excess_usual = gt_image_allocator_excess_seconds(img, 0.5);
 	in->allocator_excess_slow = gt_image_allocator_excess_seconds(img, 0.9);
+	in->heap_refaults = gt_image_heap_refaults(img);
+	uint64_t faults = img->end.minflt + img->end.majflt;
+	if (faults)
+		in->refault_seconds =
+			in->system_seconds * (double)in->heap_refaults / (double)faults;
 	in->env = (const char *const *)img->env;
 	in->envc = img->envc;
 }
@@ -485,6 +490,8 @@ static void tree_input(struct gt_verdict_input *in, const struct gt_summary *s)
 		in->again_any_system_seconds += one.again_any_system_seconds;
 		in->allocator_excess_usual += one.allocator_excess_usual;
 		in->allocator_excess_slow += one.allocator_excess_slow;
+		in->heap_refaults += one.heap_refaults;
+		in->refault_seconds += one.refault_seconds;
 		if (!packiest || one.pack_mmaps > packiest->img->maps.kind[GT_MAP_PACK].mmaps)
 			packiest = p;
 	}

@@ -142,6 +142,14 @@ struct gt_verdict_input {
 	 * slow call (the 90th percentile's): model.h.
 	 */
 	double allocator_excess_usual, allocator_excess_slow;
+	/*
+	 * Page faults beyond what the processes needed (model.h,
+	 * gt_image_heap_refaults), and their kernel time at the run's time a
+	 * fault (system time / faults: an upper bound, as system time holds
+	 * every system call too). No call's time holds them.
+	 */
+	uint64_t heap_refaults;
+	double refault_seconds;
 	const char *const *env; /* allocator-relevant NAME=value */
 	size_t envc;
 	const char *command; /* the traced command, shell-quoted; NULL unknown */

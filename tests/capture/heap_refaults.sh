@@ -1,0 +1,33 @@
+# heap_refaults.sh: page faults beyond what a process needed, which the
+# allocator prediction counts (analyzer/model/model.h,
+# gt_image_heap_refaults). tests/progs/heap_refaults.c makes glibc shrink
+# its heap back 50 times, each time by at least 1 MiB of pages it wrote
+# (heap refaults, which mimalloc and jemalloc keep), then maps, writes and
+# unmaps a 40 MiB block 3 times (faults every allocator makes: not
+# counted). Counts only: what they cost is the machine's, tested on
+# recorded facts (unit.verdict).
+#
+# usage: bash heap_refaults.sh PRELOAD REPORT PROGRAM WORKDIR
+. "$(dirname "$0")/../lib.sh"
+
+[ $# -eq 4 ] || fail "usage: heap_refaults.sh PRELOAD REPORT PROGRAM WORKDIR"
+preload=$1 report=$2 prog=$3 work=$4
+fresh_dir "$work"
+clean_gittrace_env
+
+# Traced only: its output is its fault count, which the tracer adds to.
+GITTRACE_OUTPUT=$work/trace.zst run_status "$work/traced" run_traced "$preload" "$prog"
+check_eq "exit status" 0 "$(cat "$work/traced.status")"
+"$report" --json "$work/trace.zst" >"$work/report.json" || fail "the report failed"
+check_complete "heap refaults" "$work/report.json"
+page=$(getconf PAGESIZE)
+refaults=$(jq '.processes[0].heap.refaults' "$work/report.json")
+faults=$(sed -n 's/^faults //p' "$work/traced.stdout")
+trimmed=$((40 * (1 << 20) / page)) # 40 of the 49 rounds after the first, 1 MiB each at least
+huge=$((3 * (40 << 20) / page))
+echo "ok: $refaults refaults of $faults faults"
+check_eq "refaults: the trimmed heap's, 40 rounds at least" true \
+	"$([ "$refaults" -ge "$trimmed" ] && echo true)"
+check_eq "refaults: not the huge blocks'" true \
+	"$([ "$refaults" -le $((faults - huge)) ] && echo true)"
+finish
