@@ -278,7 +278,7 @@ static void commands_of_first_root(struct gt_summary *s, const struct gt_model *
 
 /*
  * Each process's command: its tree root's (the ancestor no traced process
- * started); the run's: that of the tree that took the most CPU time, where
+ * started); the run's: that of the heaviest tree (gt_proc_weight), where
  * `git log | sort`, traced whole, has two trees. Path compression keeps a
  * long chain of execs linear.
  */
@@ -290,7 +290,7 @@ static void commands(struct gt_summary *s, const struct gt_model *m)
 	}
 	long *parent = gt_summary_parents(s);
 	long *root = gt_xcalloc(s->n ? s->n : 1, sizeof(*root));
-	double *tree_cpu = gt_xcalloc(s->n ? s->n : 1, sizeof(*tree_cpu));
+	double *tree_weight = gt_xcalloc(s->n ? s->n : 1, sizeof(*tree_weight));
 	for (size_t i = 0; i < s->n; i++)
 		root[i] = -1;
 	for (size_t i = 0; i < s->n; i++) {
@@ -300,7 +300,7 @@ static void commands(struct gt_summary *s, const struct gt_model *m)
 		r = root[r] >= 0 ? root[r] : r;
 		for (long up = (long)i; root[up] < 0; up = parent[up] >= 0 ? parent[up] : up)
 			root[up] = r;
-		tree_cpu[r] += s->procs[i].cpu;
+		tree_weight[r] += gt_proc_weight(&s->procs[i]);
 	}
 	long heaviest = -1;
 	for (size_t i = 0; i < s->n; i++) {
@@ -308,7 +308,7 @@ static void commands(struct gt_summary *s, const struct gt_model *m)
 			continue;
 		s->procs[i].root_command = command_line(s->procs[i].img);
 		s->procs[i].root_git = git_of(s->procs[i].img);
-		if (heaviest < 0 || tree_cpu[i] > tree_cpu[heaviest])
+		if (heaviest < 0 || tree_weight[i] > tree_weight[heaviest])
 			heaviest = (long)i;
 	}
 	for (size_t i = 0; i < s->n; i++) {
@@ -320,7 +320,7 @@ static void commands(struct gt_summary *s, const struct gt_model *m)
 	s->command = heaviest >= 0 ? s->procs[heaviest].command : "";
 	s->git = heaviest >= 0 ? s->procs[heaviest].git : "git";
 	s->root_img = heaviest >= 0 ? s->procs[heaviest].img : NULL;
-	free(tree_cpu);
+	free(tree_weight);
 	free(root);
 	free(parent);
 }
@@ -356,11 +356,17 @@ static const char *packing_subcommand(const struct gt_model *m)
 	return NULL;
 }
 
+double gt_proc_weight(const struct gt_proc *p)
+{
+	return p->img->ended ? p->cpu : p->wall;
+}
+
 static int heavier(const void *a, const void *b)
 {
 	const struct gt_proc *x = a, *y = b;
-	if (x->cpu != y->cpu)
-		return x->cpu < y->cpu ? 1 : -1;
+	double wx = gt_proc_weight(x), wy = gt_proc_weight(y);
+	if (wx != wy)
+		return wx < wy ? 1 : -1;
 	if (x->img->events != y->img->events)
 		return x->img->events < y->img->events ? 1 : -1;
 	return x->img->order < y->img->order ? -1 : 1;

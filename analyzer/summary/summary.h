@@ -159,7 +159,7 @@ struct gt_summary {
 	/* gittrace replay's predictions (--replay=FILE), matched to processes
 	 * by pid; NULL: none. Must outlive the summary. */
 	const struct gt_replay_input *replay;
-	/* The command of the tree that took the most CPU time (gt_proc.command),
+	/* The command of the heaviest tree (gt_proc_weight; gt_proc.command),
 	 * and its `git` (gt_proc.git). */
 	const char *command, *git;
 	const char *const *stripped;
@@ -215,6 +215,14 @@ void gt_summary_finish(struct gt_summary *s, const struct gt_model *m);
 void gt_summary_on_stacks(struct gt_summary *s, gt_proc_stacks_hook *hook, void *ctx);
 
 void gt_summary_release(struct gt_summary *s);
+
+/*
+ * What orders processes heaviest first, and picks the run's heaviest tree:
+ * CPU time, or for a process that did not end (no END: its CPU time is
+ * unknown, at most its wall time) its wall time so far. A pack-objects
+ * killed after 4 s of work ranked below forks of 0 calls by its CPU time 0.
+ */
+double gt_proc_weight(const struct gt_proc *p);
 
 /* qsort orders of struct gt_site pointers, largest first, ties by their frames' names. */
 int gt_site_by_allocations(const void *a, const void *b);
