@@ -71,11 +71,13 @@ enum gt_map_kind gt_map_classify(const char *path, size_t len)
 
 	if (equals(parent, parent_len, "pack") && d >= 8 &&
 	    (d == 8 ? starts_with(path, len, "objects/") : !memcmp(path + d - 9, "/objects/", 9))) {
-		if (ends_with(base, base_len, ".pack"))
+		/* A pack being written has a temporary name (odb_mkstemp): git
+		 * fast-import maps its windows before it is renamed. */
+		if (ends_with(base, base_len, ".pack") || starts_with(base, base_len, "tmp_pack_"))
 			return GT_MAP_PACK;
 		if (ends_with(base, base_len, ".idx") || ends_with(base, base_len, ".rev") ||
 		    ends_with(base, base_len, ".bitmap") || ends_with(base, base_len, ".mtimes") ||
-		    equals(base, base_len, "multi-pack-index"))
+		    equals(base, base_len, "multi-pack-index") || starts_with(base, base_len, "tmp_idx_"))
 			return GT_MAP_PACK_METADATA;
 		return GT_MAP_OTHER;
 	}

@@ -22,6 +22,11 @@ int main(void)
 	CHECK(k("/r/.git/objects/pack/pack-1a2b.bitmap") == GT_MAP_PACK_METADATA);
 	CHECK(k("/r/.git/objects/pack/pack-1a2b.mtimes") == GT_MAP_PACK_METADATA);
 	CHECK(k("/r/.git/objects/pack/multi-pack-index") == GT_MAP_PACK_METADATA);
+	/* Packs being written, under their temporary names (git fast-import maps them). */
+	CHECK(k("/r/.git/objects/pack/tmp_pack_Ab12Cd") == GT_MAP_PACK);
+	CHECK(k("/r/.git/objects/pack/tmp_pack_Ab12Cd (deleted)") == GT_MAP_PACK);
+	CHECK(k("/r/.git/objects/pack/tmp_idx_Ab12Cd") == GT_MAP_PACK_METADATA);
+	CHECK(k("/r/.git/objects/tmp_pack_Ab12Cd") == GT_MAP_OTHER);
 	CHECK(k("/r/.git/objects/info/commit-graph") == GT_MAP_PACK_METADATA);
 	CHECK(k("/r/.git/objects/info/commit-graphs/graph-ab.graph") == GT_MAP_PACK_METADATA);
 	CHECK(k("/r/.git/objects/ab/0123456789abcdef0123456789abcdef012345") == GT_MAP_LOOSE);
