@@ -419,13 +419,19 @@ static void fill_input(struct gt_verdict_input *in, const struct gt_proc *p)
 	in->envc = img->envc;
 }
 
-/* Site function names by allocations for the verdict's evidence. */
+/* The function names of the heaviest sites by allocations, each once, for the verdict. */
 static const char **top_names(const struct gt_proc *p, size_t *n)
 {
-	*n = p->nsites < 3 ? p->nsites : 3;
-	const char **v = gt_xcalloc(*n, sizeof(*v));
-	for (size_t i = 0; i < *n; i++)
-		v[i] = p->sites[i]->function;
+	const char **v = gt_xcalloc(3, sizeof(*v));
+	*n = 0;
+	/* Sites are stacks: several of one function name it once. */
+	for (size_t i = 0; i < p->nsites && *n < 3; i++) {
+		size_t seen = 0;
+		while (seen < *n && strcmp(v[seen], p->sites[i]->function) != 0)
+			seen++;
+		if (seen == *n)
+			v[(*n)++] = p->sites[i]->function;
+	}
 	return v;
 }
 

@@ -156,8 +156,9 @@ static void window_facts(struct gt_verdict *v, const struct gt_verdict_input *in
 {
 	char a[32], b[32];
 	if (in->pack_mmaps)
-		EVIDENCE("%llu pack window maps of %llu distinct regions (thrash ratio %.1f)",
-			 (unsigned long long)in->pack_mmaps, (unsigned long long)in->pack_regions,
+		EVIDENCE("%llu pack window map%s of %llu distinct region%s (thrash ratio %.1f)",
+			 (unsigned long long)in->pack_mmaps, in->pack_mmaps == 1 ? "" : "s",
+			 (unsigned long long)in->pack_regions, in->pack_regions == 1 ? "" : "s",
 			 in->thrash);
 	if (in->window) {
 		gt_format_bytes(a, sizeof(a), in->window);
@@ -614,6 +615,22 @@ static const char *search_clause(const struct gt_verdict_input *in, char *buf, s
 	return buf;
 }
 
+/* A prediction's interval in whole percent: "5–26%", or "8%" where its ends round alike. */
+struct percent_range {
+	char text[32];
+};
+
+static struct percent_range range_of(const struct gt_prediction *p)
+{
+	struct percent_range r;
+	double lo = round(100 * p->low), hi = round(100 * p->high);
+	if (lo == hi)
+		snprintf(r.text, sizeof(r.text), "%.0f%%", lo);
+	else
+		snprintf(r.text, sizeof(r.text), "%.0f–%.0f%%", lo, hi);
+	return r;
+}
+
 /*
  * The clause a headline ends with when windows were lowered but are not
  * the class: what the trace saw them cost (seen: the prediction before
@@ -626,9 +643,8 @@ static const char *lowered_clause(const struct gt_verdict *v, const struct gt_ve
 		return "";
 	int n = snprintf(buf, size,
 			 "; core.packedGitLimit was lowered (%llu evictions), which costs about "
-			 "%.0f%% (%.0f–%.0f%%)",
-			 (unsigned long long)in->evictions, 100 * seen->gain, 100 * seen->low,
-			 100 * seen->high);
+			 "%.0f%% (%s)",
+			 (unsigned long long)in->evictions, 100 * seen->gain, range_of(seen).text);
 	if (v->window_search && n > 0 && (size_t)n < size)
 		search_clause(in, buf + n, size - (size_t)n);
 	return buf;
@@ -731,8 +747,8 @@ void gt_verdict_compute(struct gt_verdict *v, const struct gt_verdict_input *in)
 	switch (v->cls) {
 	case GT_VERDICT_WINDOW:
 		v->headline = fmt("window-bound: git's default pack windows would save about "
-				  "%.0f%% of the run (%.0f–%.0f%%); %s",
-				  100 * v->window.gain, 100 * v->window.low, 100 * v->window.high,
+				  "%.0f%% of the run (%s); %s",
+				  100 * v->window.gain, range_of(&v->window).text,
 				  window_remedy(in, remedy, sizeof(remedy)));
 		window_suggestions(v, in);
 		SUGGEST("measure what git's defaults win: gittrace --confirm -- %s", command(in));
@@ -741,9 +757,8 @@ void gt_verdict_compute(struct gt_verdict *v, const struct gt_verdict_input *in)
 		for (size_t i = 0; i < in->ntop_sites && i < 3; i++)
 			EVIDENCE("top churning site: %s", in->top_sites[i]);
 		v->headline = fmt("allocator-bound: another allocator would save about %.0f%% of "
-				  "the run (%.0f–%.0f%%); confirm with gittrace --confirm%s",
-				  100 * v->allocator.gain, 100 * v->allocator.low,
-				  100 * v->allocator.high, lowered);
+				  "the run (%s); confirm with gittrace --confirm%s",
+				  100 * v->allocator.gain, range_of(&v->allocator).text, lowered);
 		SUGGEST("measure what another allocator wins: gittrace --confirm -- %s (or "
 			"gittrace ab --alloc mimalloc --alloc jemalloc -- %s; Debian: "
 			"libmimalloc2.0, libjemalloc2)",
