@@ -61,20 +61,37 @@ static int tunable_on(const char *tunables, const char *name)
 }
 
 /*
- * Whether e turns on debugging work in every call of glibc's malloc:
- * filling blocks (perturb) or checking them (check; glibc 2.34 and later
- * check only with libc_malloc_debug.so preloaded, as git's tests do).
- * Other tunables (arena_max, tcache_count) change how it allocates, which
- * its calls' durations show.
+ * Whether e asks glibc's malloc to check every call: glibc 2.34 and later
+ * (2021) check only with libc_malloc_debug.so preloaded, as git's tests
+ * do; without it the setting does nothing (the verdict sweep measured no
+ * difference with MALLOC_CHECK_=3 on glibc 2.36).
  */
-static int glibc_debugging(const char *e)
+static int glibc_check_asked(const char *e)
+{
+	if (!strncmp(e, "MALLOC_CHECK_=", 14))
+		return on(e + 14);
+	return !strncmp(e, "GLIBC_TUNABLES=", 15) && tunable_on(e, "glibc.malloc.check=");
+}
+
+/* LD_PRELOAD=... loads glibc's debugging allocator, which does the checks. */
+static int check_library(const char *e)
+{
+	return !strncmp(e, "LD_PRELOAD=", 11) && strstr(e, "libc_malloc_debug");
+}
+
+/*
+ * Whether e turns on debugging work in every call of glibc's malloc:
+ * filling blocks (perturb), or checking them where the library that checks
+ * is preloaded (checking). Other tunables (arena_max, tcache_count) change
+ * how it allocates, which its calls' durations show.
+ */
+static int glibc_debugging(const char *e, int checking)
 {
 	if (!strncmp(e, "MALLOC_PERTURB_=", 16))
 		return on(e + 16);
-	if (!strncmp(e, "MALLOC_CHECK_=", 14))
-		return on(e + 14);
-	return !strncmp(e, "GLIBC_TUNABLES=", 15) &&
-	       (tunable_on(e, "glibc.malloc.check=") || tunable_on(e, "glibc.malloc.perturb="));
+	if (glibc_check_asked(e))
+		return checking;
+	return !strncmp(e, "GLIBC_TUNABLES=", 15) && tunable_on(e, "glibc.malloc.perturb=");
 }
 
 /* LD_PRELOAD=... names another allocator: "malloc" in a name, but not glibc's debugging one. */
@@ -97,24 +114,37 @@ static int any_other_allocator(const struct gt_verdict_input *in)
 	return 0;
 }
 
+/* The library that does glibc's checks is preloaded. */
+static int checking(const struct gt_verdict_input *in)
+{
+	for (size_t i = 0; i < in->envc; i++)
+		if (check_library(in->env[i]))
+			return 1;
+	return 0;
+}
+
 /* glibc serves the calls, and does debugging work in each. */
 static int any_glibc_debugging(const struct gt_verdict_input *in)
 {
-	int debugging = 0;
+	int debugging = 0, checks = checking(in);
 	for (size_t i = 0; i < in->envc; i++)
-		debugging |= glibc_debugging(in->env[i]);
+		debugging |= glibc_debugging(in->env[i], checks);
 	return debugging && !any_other_allocator(in);
 }
 
 static void inflating_env(struct gt_verdict *v, const struct gt_verdict_input *in)
 {
-	int debugging = any_glibc_debugging(in);
+	int debugging = any_glibc_debugging(in), checks = checking(in);
 	for (size_t i = 0; i < in->envc; i++) {
 		const char *e = in->env[i];
-		if (debugging && glibc_debugging(e))
+		if (debugging && glibc_debugging(e, checks))
 			EVIDENCE("%s is set: glibc does extra work in every call, which another "
 				 "allocator skips; the allocator's prediction counts half of its "
 				 "time inside beyond the slower calls",
+				 e);
+		else if (glibc_check_asked(e) && !checks && !any_other_allocator(in))
+			EVIDENCE("%s is set, but glibc 2.34 and later check only with "
+				 "libc_malloc_debug.so preloaded, which it was not: not counted",
 				 e);
 		else if (other_allocator(e))
 			EVIDENCE("%s: another allocator is already preloaded", e);

@@ -277,6 +277,16 @@ int main(void)
 	CHECK(any(v.evidence, v.nevidence, "GLIBC_TUNABLES=glibc.malloc.check=1"));
 	CHECK(!any(v.evidence, v.nevidence, "another allocator is already preloaded"));
 	gt_verdict_release(&v);
+	/* The checks asked without that library: glibc 2.34 and later do none. */
+	const char *unchecked[] = {"MALLOC_CHECK_=3", "GLIBC_TUNABLES=glibc.malloc.check=1"};
+	in.env = unchecked;
+	gt_verdict_compute(&v, &in);
+	CHECK(strstr(v.headline, "about 16% of the run (8–30%)") != NULL);
+	CHECK(!any(v.evidence, v.nevidence, "is set: glibc does extra work"));
+	CHECK(any(v.evidence, v.nevidence,
+		  "MALLOC_CHECK_=3 is set, but glibc 2.34 and later check only with "
+		  "libc_malloc_debug.so preloaded"));
+	gt_verdict_release(&v);
 	in.env = env;
 	in.envc = 1;
 	gt_verdict_compute(&v, &in);
