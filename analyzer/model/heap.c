@@ -112,7 +112,7 @@ static void forget(struct gt_heap *h, struct gt_ptrmap *table, struct gt_live *a
 	s->live_bytes -= a->size;
 	h->current_bytes -= a->size;
 	if (a->size <= GT_HUGE_BLOCK)
-		h->current_small_bytes -= a->size;
+		h->current_small_bytes -= gt_heap_chunk_bytes(a->size);
 	gt_ptrmap_del(table, a);
 }
 
@@ -152,7 +152,7 @@ void gt_heap_alloc(struct gt_heap *h, struct gt_heap_thread *th, uint64_t ptr, u
 	h->sizes[size_bucket(size)]++;
 	if (size > GT_HUGE_BLOCK) {
 		h->huge_bytes += size;
-	} else if ((h->current_small_bytes += size) > h->peak_small_bytes) {
+	} else if ((h->current_small_bytes += gt_heap_chunk_bytes(size)) > h->peak_small_bytes) {
 		h->peak_small_bytes = h->current_small_bytes;
 	}
 }

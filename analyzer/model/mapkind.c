@@ -77,7 +77,8 @@ enum gt_map_kind gt_map_classify(const char *path, size_t len)
 			return GT_MAP_PACK;
 		if (ends_with(base, base_len, ".idx") || ends_with(base, base_len, ".rev") ||
 		    ends_with(base, base_len, ".bitmap") || ends_with(base, base_len, ".mtimes") ||
-		    equals(base, base_len, "multi-pack-index") || starts_with(base, base_len, "tmp_idx_"))
+		    equals(base, base_len, "multi-pack-index") ||
+		    starts_with(base, base_len, "tmp_idx_"))
 			return GT_MAP_PACK_METADATA;
 		return GT_MAP_OTHER;
 	}

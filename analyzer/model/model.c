@@ -783,7 +783,8 @@ double gt_image_allocator_seconds(const struct gt_image *img)
 
 uint64_t gt_image_heap_refaults(const struct gt_image *img)
 {
-	if (!img->ended)
+	/* Without a first reading, start-up's faults are not known. */
+	if (!img->ended || !img->has_start_faults)
 		return 0;
 	uint64_t page = img->page_size ? img->page_size : 4096;
 	const struct gt_heap *h = &img->heap;
@@ -794,7 +795,8 @@ uint64_t gt_image_heap_refaults(const struct gt_image *img)
 						: ks->bytes / GT_FILE_FAULT_BYTES + ks->mmaps;
 	}
 	uint64_t faults = img->end.minflt + img->end.majflt;
-	return faults > needed ? faults - needed : 0;
+	uint64_t beyond = faults > needed ? faults - needed : 0;
+	return beyond >= GT_REFAULTS_MIN ? beyond : 0;
 }
 
 double gt_image_allocator_excess_seconds(const struct gt_image *img, double q)

@@ -218,10 +218,14 @@ double gt_image_mmap_seconds(const struct gt_image *img);
  * and one for each page mapped anonymously. What is left, when anything
  * is, is mostly heap pages the allocator gave back to the kernel (glibc
  * trims the heap's top and unmaps its large blocks) and faulted in again:
- * another allocator's saving that no call's time holds. 0 for an image
- * that did not end.
+ * another allocator's saving that no call's time holds. Fewer than
+ * GT_REFAULTS_MIN are what the estimate does not see (the tracer's own
+ * pages, its stack walk's reads, an allocator's own bookkeeping): 0. 0 for
+ * an image that did not end, or has no USAGE reading (no file map) to
+ * take start-up's from.
  */
 #define GT_FILE_FAULT_BYTES (64u << 10)
+#define GT_REFAULTS_MIN	    4096
 uint64_t gt_image_heap_refaults(const struct gt_image *img);
 
 /* "root", "fork" or "exec" (enum gt_origin); "unknown" for any other value. */

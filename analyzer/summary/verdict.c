@@ -306,8 +306,8 @@ static struct gt_prediction predict_allocator(const struct gt_verdict_input *in,
 	 * mimalloc in git blame, 12–16% of the run (docs/report.md).
 	 */
 	double refaults = share(in->refault_seconds, basis);
-	p.gain += refaults;
-	p.high += refaults;
+	p.gain = fmin(1, p.gain + refaults);
+	p.high = fmin(1, p.high + refaults);
 	if (p.gain < p.low)
 		p.gain = p.low;
 	if (p.high < p.gain)
