@@ -61,8 +61,8 @@ void gt_load(struct gt_loaded *l, const char *path, struct gt_symbolizer *sym,
 		gt_model_no_timelines(l->m);
 	struct retiring retiring = {&l->s, o->timelines, 0, NULL};
 	gt_summary_init(&l->s, path, sym, o->pid, o->keep_sites, o->replay);
-	if (o->config_dir)
-		gt_summary_look_up_config(&l->s, o->config_dir);
+	if (o->look_up_config)
+		gt_summary_look_up_config(&l->s);
 	if (o->stacks_hook)
 		gt_summary_on_stacks(&l->s, o->stacks_hook, o->stacks_ctx);
 	gt_model_on_retire(l->m, summarize, &retiring);

@@ -24,7 +24,7 @@ struct gt_load_options {
 	void *stacks_ctx;
 	struct gt_phases *phases;	      /* attribute calls to trace2 phases; NULL: no */
 	const struct gt_replay_input *replay; /* as gt_summary_init; NULL: none */
-	const char *config_dir;		      /* gt_summary_look_up_config's dir; NULL: no lookup */
+	int look_up_config;		      /* gt_summary_look_up_config */
 };
 
 /*

@@ -10,7 +10,6 @@
 #include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "diff.h"
 #include "die.h"
@@ -51,10 +50,10 @@ static void usage(void)
 	       "  --pid=PID           report only the process(es) with this pid\n"
 	       "  --replay=FILE       add the predictions of `gittrace replay --json` (FILE,\n"
 	       "                        of the same trace) to the verdict's evidence\n"
-	       "  --config-from=DIR   ask git where the pack window settings come from, as\n"
-	       "                        the traced command saw them from DIR (the directory\n"
-	       "                        it ran in; gittrace passes it), and name those\n"
-	       "                        files in the advice; runs git config\n"
+	       "  --look-up-config    ask git (git config) where the pack window settings of\n"
+	       "                        the processes come from, from the directories they\n"
+	       "                        ran in, and name those files in the advice; for a\n"
+	       "                        report right after the run (gittrace passes it)\n"
 	       "  --trace2=FILE       attribute each process's calls to git's trace2 regions\n"
 	       "                        from FILE, or the files in a directory\n"
 	       "                        (GIT_TRACE2_EVENT; gittrace --phases)\n"
@@ -169,7 +168,7 @@ int main(int argc, char **argv)
 	long processes = -1;	 /* < 0: not given */
 	double fail_pct = -1;
 	const char *paths[2] = {NULL, NULL}, *html = NULL, *trace2 = NULL, *replay_path = NULL, *v;
-	const char *config_dir = NULL;
+	int look_up_config = 0;
 	size_t npaths = 0;
 	int options_done = 0;
 	/*
@@ -213,8 +212,8 @@ int main(int argc, char **argv)
 			trace2 = v;
 		} else if ((v = option_value("--replay", argc, argv, &i))) {
 			replay_path = v;
-		} else if ((v = option_value("--config-from", argc, argv, &i))) {
-			config_dir = v;
+		} else if (!strcmp(a, "--look-up-config")) {
+			look_up_config = 1;
 		} else if ((v = option_value("--fail-if-worse", argc, argv, &i))) {
 			fail_pct = (double)parse_number("--fail-if-worse", v, INT_MAX);
 		} else if ((v = option_value("--top", argc, argv, &i))) {
@@ -235,11 +234,8 @@ int main(int argc, char **argv)
 		gt_usage_error("--trace2 goes with the text, --json and --html reports");
 	if (replay_path && (is_diff || mode == MODE_DUMP || mode == MODE_FOLDED))
 		gt_usage_error("--replay goes with the text, --json and --html reports");
-	if (config_dir && (is_diff || mode == MODE_DUMP || mode == MODE_FOLDED))
-		gt_usage_error("--config-from goes with the text, --json and --html reports");
-	struct stat dir;
-	if (config_dir && (stat(config_dir, &dir) != 0 || !S_ISDIR(dir.st_mode)))
-		gt_usage_error("--config-from: '%s' is not a directory", config_dir);
+	if (look_up_config && (is_diff || mode == MODE_DUMP || mode == MODE_FOLDED))
+		gt_usage_error("--look-up-config goes with the text, --json and --html reports");
 	if (processes >= 0 && (is_diff || (mode != MODE_TEXT && mode != MODE_HTML)))
 		gt_usage_error("--processes goes with the text and --html reports");
 	if (processes < 0)
@@ -277,7 +273,7 @@ int main(int argc, char **argv)
 			.timelines = mode == MODE_HTML,
 			.phases = trace2 ? &ph : NULL,
 			.replay = replay_path ? &replay : NULL,
-			.config_dir = config_dir,
+			.look_up_config = look_up_config,
 		};
 		struct gt_flame *flame = NULL;
 		struct gt_folded *folded = NULL;

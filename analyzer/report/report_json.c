@@ -75,7 +75,7 @@ static void prediction(struct gt_json *j, const char *remedy, const struct gt_pr
 	gt_json_end_object(j);
 }
 
-/* Where the window settings come from, when looked up (--config-from). */
+/* Where the window settings come from, when looked up (--look-up-config). */
 static void config_origins(struct gt_json *j, const struct gt_config_origins *c)
 {
 	gt_json_key(j, "config_origins");

@@ -12,6 +12,7 @@
 #include "die.h"
 #include "git_settings.h"
 #include "gittrace/git_argv.h"
+#include "shell_quote.h"
 
 extern char **environ;
 
@@ -41,6 +42,7 @@ void gt_config_origins_release(struct gt_config_origins *o)
 		free(o->v[i].origin);
 	}
 	free(o->v);
+	free(o->git);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -120,25 +122,38 @@ static int run_reading(char *const *argv, char *out, size_t max, size_t *len)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-int gt_config_origins_look_up(struct gt_config_origins *o, const struct gt_image *img,
-			      const char *dir)
+/* `git -C CWD [options]`, quoted: what argv asks before its subcommand. */
+static char *git_reaching(const char *const *argv, size_t n)
+{
+	char buf[4096] = "git";
+	for (size_t i = 1; i < n; i++)
+		gt_shell_quote(buf, sizeof(buf), argv[i]);
+	return gt_xstrndup(buf, strlen(buf));
+}
+
+int gt_config_origins_look_up(struct gt_config_origins *o, const struct gt_image *img)
 {
 	memset(o, 0, sizeof(*o));
+	if (!img->cwd || img->cwd[0] != '/')
+		return -1;
 	struct gt_git_option opts[GT_GIT_REPO_OPTIONS_MAX];
 	size_t nopts = gt_git_repo_options(img, opts, GT_GIT_REPO_OPTIONS_MAX);
-	/* Its own git when it ran one (gt_git_repo_options found it git). */
+	/* The process's own program where it names one: the same system config. */
 	const char *git =
-		img->argc && !strcmp(gt_git_basename(img->argv[0]), "git") ? img->argv[0] : "git";
+		img->exe && img->exe[0] == '/' && !strcmp(gt_git_basename(img->exe), "git")
+			? img->exe
+			: "git";
 	const char *argv[3 + 2 * GT_GIT_REPO_OPTIONS_MAX + 8];
 	size_t n = 0;
 	argv[n++] = git;
-	argv[n++] = "-C"; /* first: the command's own -C are relative to it */
-	argv[n++] = dir;
+	argv[n++] = "-C"; /* first: the process's own -C are relative to it */
+	argv[n++] = img->cwd;
 	for (size_t i = 0; i < nopts; i++) {
 		argv[n++] = opts[i].name;
 		if (opts[i].value)
 			argv[n++] = opts[i].value;
 	}
+	size_t before_config = n;
 	const char *tail[] = {"config",	       "-z",	       "--show-scope",
 			      "--show-origin", "--get-regexp", KEYS_REGEXP};
 	for (size_t i = 0; i < sizeof(tail) / sizeof(tail[0]); i++)
@@ -154,5 +169,7 @@ int gt_config_origins_look_up(struct gt_config_origins *o, const struct gt_image
 	else if (status == 0)
 		ret = gt_config_origins_parse(o, out, len);
 	free(out);
+	if (ret == 0)
+		o->git = git_reaching(argv, before_config);
 	return ret;
 }

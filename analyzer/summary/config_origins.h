@@ -1,14 +1,15 @@
 /*
- * Where a git command's pack window settings come from, asked of git
- * itself: `git -C DIR [the command's repository options] config -z
- * --show-scope --show-origin --get-regexp '^core\.packedgit(limit|windowsize)$'`.
- * With it, the verdict's advice names the file to change (a
- * core.packedGitLimit line in ~/.gitconfig is the classic case) where a
- * `git config --unset`, which edits the repository's own config, misses.
+ * Where a git process's pack window settings come from, asked of git
+ * itself: `git -C CWD [the process's repository options] config -z
+ * --show-scope --show-origin --get-regexp '^core\.packedgit(limit|windowsize)$'`,
+ * from the directory the process started in. With it, the verdict's advice
+ * names the file to change (a core.packedGitLimit line in ~/.gitconfig is
+ * the classic case) where a `git config --unset`, which edits the
+ * repository's own config, misses.
  *
- * Only on request (gittrace-report --config-from=DIR; gittrace passes the
- * directory the command ran in, right after the run): the answer is what
- * this machine's config says now, not something the trace recorded.
+ * Only on request (gittrace-report --look-up-config; gittrace asks, right
+ * after the run): the answer is what this machine's config says now, not
+ * something the trace recorded.
  */
 #ifndef GT_CONFIG_ORIGINS_H
 #define GT_CONFIG_ORIGINS_H
@@ -29,6 +30,8 @@ struct gt_config_setting {
 struct gt_config_origins {
 	struct gt_config_setting *v;
 	size_t n;
+	/* `git -C CWD [options]`, shell-quoted: the repository asked, from anywhere. */
+	char *git;
 };
 
 /*
@@ -38,13 +41,13 @@ struct gt_config_origins {
 int gt_config_origins_parse(struct gt_config_origins *o, const char *out, size_t len);
 
 /*
- * Runs the lookup for img's command (its git, else `git` from PATH) from
- * dir, its output and errors kept from the report's. Returns 0 when git
- * answered (o->n is 0 when nothing sets the keys), -1 when it could not
- * run or failed (o is left empty).
+ * Runs the lookup for img, a git process (its program if that is an
+ * absolute path to a git, else `git` from PATH), from its directory, its
+ * output and errors kept from the report's. Returns 0 when git answered
+ * (o->n is 0 when nothing sets the keys), -1 when it could not run or
+ * failed (o is left empty).
  */
-int gt_config_origins_look_up(struct gt_config_origins *o, const struct gt_image *img,
-			      const char *dir);
+int gt_config_origins_look_up(struct gt_config_origins *o, const struct gt_image *img);
 
 void gt_config_origins_release(struct gt_config_origins *o);
 

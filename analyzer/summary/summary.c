@@ -466,6 +466,19 @@ static void add_totals(struct gt_totals *t, const struct gt_proc *p)
 
 /* The tree's verdict input: sums, and the window facts of the process
  * with the most pack maps (windows are per process). */
+/* The process with the most pack maps: the tree's window facts are its. NULL: none. */
+static const struct gt_proc *packiest_of(const struct gt_summary *s)
+{
+	const struct gt_proc *packiest = NULL;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct gt_proc *p = &s->procs[i];
+		if (!packiest || p->img->maps.kind[GT_MAP_PACK].mmaps >
+					 packiest->img->maps.kind[GT_MAP_PACK].mmaps)
+			packiest = p;
+	}
+	return packiest;
+}
+
 static void tree_input(struct gt_verdict_input *in, const struct gt_summary *s)
 {
 	memset(in, 0, sizeof(*in));
@@ -538,37 +551,67 @@ void gt_summary_init(struct gt_summary *s, const char *path, struct gt_symbolize
 	s->keep_sites = keep_sites;
 }
 
-/* A root's config lookup (gt_summary_look_up_config). */
+/* A lookup of where window settings come from (gt_summary_look_up_config). */
 struct gt_config_lookup {
-	const struct gt_image *root;
+	char *key; /* the process's directory and repository options */
 	struct gt_config_origins origins;
 	int answered; /* git answered: origins holds its answer */
 };
 
-void gt_summary_look_up_config(struct gt_summary *s, const char *dir)
+void gt_summary_look_up_config(struct gt_summary *s)
 {
-	s->config_dir = dir;
+	s->look_up_config = 1;
+}
+
+/* What makes two processes' lookups the same: directory and repository options. */
+static char *lookup_key(const struct gt_image *img)
+{
+	char key[4096];
+	snprintf(key, sizeof(key), "%s", img->cwd ? img->cwd : "");
+	struct gt_git_option opts[GT_GIT_REPO_OPTIONS_MAX];
+	size_t n = gt_git_repo_options(img, opts, GT_GIT_REPO_OPTIONS_MAX);
+	for (size_t i = 0; i < n; i++)
+		gt_shell_quote(key, sizeof(key), opts[i].value ? opts[i].value : opts[i].name);
+	return gt_xstrndup(key, strlen(key));
 }
 
 /*
- * Where root's window settings come from, looked up once per root; NULL
- * if not asked for, past the lookups' cap, or if git could not tell.
+ * Where the window settings of img, a process that mapped pack windows,
+ * come from: looked up once per directory and options, at most
+ * GT_CONFIG_LOOKUPS_MAX times; NULL if not asked for, past that, or if git
+ * could not tell (said once on stderr).
  */
-static const struct gt_config_origins *config_of(struct gt_summary *s, const struct gt_image *root)
+static const struct gt_config_origins *config_of(struct gt_summary *s, const struct gt_image *img)
 {
-	if (!s->config_dir || !root)
+	if (!s->look_up_config || !img)
 		return NULL;
+	char *key = lookup_key(img);
 	for (size_t i = 0; i < s->nconfigs; i++)
-		if (s->configs[i].root == root)
+		if (!strcmp(s->configs[i].key, key)) {
+			free(key);
 			return s->configs[i].answered ? &s->configs[i].origins : NULL;
-	if (s->nconfigs == GT_CONFIG_LOOKUPS_MAX)
+		}
+	if (s->nconfigs == GT_CONFIG_LOOKUPS_MAX) {
+		free(key);
 		return NULL;
+	}
 	if (!s->configs)
 		s->configs = gt_xcalloc(GT_CONFIG_LOOKUPS_MAX, sizeof(*s->configs));
 	struct gt_config_lookup *l = &s->configs[s->nconfigs++];
-	l->root = root;
-	l->answered = gt_config_origins_look_up(&l->origins, root, s->config_dir) == 0;
+	l->key = key;
+	l->answered = gt_config_origins_look_up(&l->origins, img) == 0;
+	if (!l->answered)
+		gt_warnf("git config could not say where the pack window settings of pid %u "
+			 "come from (from '%s'): its advice is the generic one",
+			 img->pid, img->cwd ? img->cwd : "");
 	return l->answered ? &l->origins : NULL;
+}
+
+/* How the advice reaches p's repository with `git config --local`: NULL, p's root's git. */
+static const char *config_git(const struct gt_config_origins *c, const struct gt_image *img,
+			      const struct gt_image *root)
+{
+	return c && img != root ? c->git : NULL;
 }
 
 static void site_free(struct gt_site *site)
@@ -796,8 +839,9 @@ void gt_summary_finish(struct gt_summary *s, const struct gt_model *m)
 		in.packer = packer;
 		/* Only where windows were mapped is there a setting to place. */
 		if (in.pack_mmaps)
-			p->config = config_of(s, p->root_img);
+			p->config = config_of(s, p->img);
 		in.config = p->config;
+		in.config_git = config_git(p->config, p->img, p->root_img);
 		const char **names = top_names(p, &in.ntop_sites);
 		in.top_sites = names;
 		struct gt_replay_delta *replay =
@@ -814,8 +858,11 @@ void gt_summary_finish(struct gt_summary *s, const struct gt_model *m)
 	in.command = s->command;
 	in.git = s->git;
 	in.packer = packer;
-	if (in.pack_mmaps)
-		s->config = config_of(s, s->root_img);
+	const struct gt_proc *packiest = packiest_of(s);
+	if (in.pack_mmaps && packiest) {
+		s->config = packiest->config;
+		in.config_git = config_git(s->config, packiest->img, s->root_img);
+	}
 	in.config = s->config;
 	const char **names = s->n ? top_names(&s->procs[0], &in.ntop_sites) : NULL;
 	in.top_sites = names;
@@ -843,8 +890,10 @@ void gt_summary_release(struct gt_summary *s)
 	}
 	free(s->procs);
 	gt_verdict_release(&s->verdict);
-	for (size_t i = 0; i < s->nconfigs; i++)
+	for (size_t i = 0; i < s->nconfigs; i++) {
 		gt_config_origins_release(&s->configs[i].origins);
+		free(s->configs[i].key);
+	}
 	free(s->configs);
 	struct gt_site_frames *sf, *tmp;
 	HASH_ITER(hh, s->site_frames, sf, tmp)

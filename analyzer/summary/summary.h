@@ -171,15 +171,15 @@ struct gt_summary {
 	struct gt_site_key *key;		 /* scratch: the key of a site looked up */
 	size_t key_cap;
 	const struct gt_phases *phases; /* trace2 phases (phases.h), or NULL */
-	/* Look up where window settings come from, from here (config_origins.h); NULL: not. */
-	const char *config_dir;
-	struct gt_config_lookup *configs; /* one per root looked up for */
+	/* Look up where window settings come from (config_origins.h). */
+	int look_up_config;
+	struct gt_config_lookup *configs; /* one per directory and options looked up from */
 	size_t nconfigs;
 	const struct gt_image *root_img; /* the heaviest tree's root (command, git) */
 	/* Window settings a git inside the command gave with -c, the command
 	 * not (summary.c, settings_inside): --confirm cannot undo them. NULL: none. */
 	const char *settings_inside;
-	const struct gt_config_origins *config; /* its config, as gt_proc.config */
+	const struct gt_config_origins *config; /* that of its process with the most pack maps */
 };
 
 /*
@@ -195,13 +195,12 @@ void gt_summary_init(struct gt_summary *s, const char *path, struct gt_symbolize
 void gt_summary_add(struct gt_summary *s, const struct gt_image *img);
 /*
  * Makes finish ask git where the window settings of processes that mapped
- * pack windows come from (config_origins.h), as each tree's root command
- * sees them from dir: the directory it ran in, right after the run. Runs
- * git once per root, for at most GT_CONFIG_LOOKUPS_MAX roots. Call before
- * finish.
+ * pack windows come from (config_origins.h), from the directory each
+ * started in, right after the run: once per directory and repository
+ * options, for at most GT_CONFIG_LOOKUPS_MAX of them. Call before finish.
  */
 #define GT_CONFIG_LOOKUPS_MAX 8
-void gt_summary_look_up_config(struct gt_summary *s, const char *dir);
+void gt_summary_look_up_config(struct gt_summary *s);
 /* Whether gt_summary_add takes img (not of another pid than s's). */
 int gt_summary_takes(const struct gt_summary *s, const struct gt_image *img);
 void gt_summary_finish(struct gt_summary *s, const struct gt_model *m);

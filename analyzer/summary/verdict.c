@@ -459,17 +459,19 @@ static void add_step(char *buf, size_t size, const char *what)
 static const char *config_in_file(const struct gt_verdict_input *in,
 				  const struct gt_config_setting *s, char *buf, size_t size)
 {
-	const char *path = s->origin + 5, *base = strrchr(path, '/');
-	base = base ? base + 1 : path;
+	const char *path = s->origin + 5;
+	const char *reach = in->config_git ? in->config_git : git(in);
 	if (path[0] == '/') {
 		snprintf(buf, size, "git config --file");
 		gt_shell_quote(buf, size, path);
-	} else if (!strcmp(s->scope, "local") && !strcmp(base, "config")) {
-		snprintf(buf, size, "%s config --local", git(in));
-	} else if (!strcmp(s->scope, "worktree") && !strcmp(base, "config.worktree")) {
-		snprintf(buf, size, "%s config --worktree", git(in));
+	} else if (!strcmp(s->scope, "local") &&
+		   (!strcmp(path, ".git/config") || !strcmp(path, "config"))) {
+		snprintf(buf, size, "%s config --local", reach);
+	} else if (!strcmp(s->scope, "worktree") &&
+		   (!strcmp(path, ".git/config.worktree") || !strcmp(path, "config.worktree"))) {
+		snprintf(buf, size, "%s config --worktree", reach);
 	} else {
-		return NULL;
+		return NULL; /* a file it includes, relative to where git found it */
 	}
 	return buf;
 }
@@ -580,7 +582,8 @@ static void window_suggestions(struct gt_verdict *v, const struct gt_verdict_inp
 	else if (in->evictions && wa &&
 		 config_where_it_wins(in, "core.packedGitLimit", set, sizeof(set)))
 		SUGGEST("%s; or, to keep a limit, one at which every window the run mapped stays "
-			"mapped (window advice): %s core.packedGitLimit %s%s%s, or git %s for one "
+			"mapped (window advice): %s --replace-all core.packedGitLimit %s%s%s, or "
+			"git %s for one "
 			"command",
 			unset, set, wa->limit_value,
 			wa->window ? " with core.packedGitWindowSize " : "", wa->window_value,

@@ -156,6 +156,9 @@ struct gt_verdict_input {
 	const char *git;     /* `git` with its repository options (-C DIR ...); NULL: "git" */
 	/* Where git's window settings come from (config_origins.h); NULL: not looked up. */
 	const struct gt_config_origins *config;
+	/* The git that reaches that repository for `git config --local`, when
+	 * the process asked is not the command (config_origins.h); NULL: git. */
+	const char *config_git;
 	const char *const *top_sites; /* function names, most churning first */
 	size_t ntop_sites;
 	/* The replay's evidence, if one ran: nreplay allocators (0: none). */

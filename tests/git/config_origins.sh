@@ -1,5 +1,5 @@
 # config_origins.sh: the advice names where the window settings are set
-# (gittrace-report --config-from, analyzer/summary/config_origins.h), and
+# (gittrace-report --look-up-config, analyzer/summary/config_origins.h), and
 # the commands it gives remove them: the command rerun evicts no window.
 # Checked on git's config and behaviour, not on time. Each case lowers
 # core.packedGitLimit and core.packedGitWindowSize (64 KiB windows, a 256
@@ -9,9 +9,12 @@
 #   local      the repository's config, the command run from a
 #              subdirectory of its work tree (git reports the file relative
 #              to the top level)
+#   script     a script that goes into another repository
+#   relative include  a file the repository's config includes by a relative
+#              path: the generic advice
 #   env        GIT_CONFIG_COUNT: no file to edit
 #   launcher   gittrace passes the directory the command ran in
-# and a report without --config-from gives the generic advice.
+# and a report without --look-up-config gives the generic advice.
 #
 # usage: bash config_origins.sh PRELOAD REPORT LAUNCHER MAKE_DEMO WORKDIR
 . "$(dirname "$0")/../lib.sh"
@@ -35,7 +38,7 @@ trace() {
 	shift 2
 	(cd "$dir" && GITTRACE_OUTPUT=$work/$name.zst run_traced "$preload" "$@" >/dev/null) ||
 		fail "$name: the traced command failed"
-	"$report" --json --top 1 --config-from="$dir" "$work/$name.zst" >"$work/$name.json" ||
+	"$report" --json --top 1 --look-up-config "$work/$name.zst" >"$work/$name.json" ||
 		fail "$name: gittrace-report failed"
 }
 
@@ -76,7 +79,7 @@ check_eq "global: no search for the file" "" \
 check_grep "global: the evidence" \
 	"^core\.packedGitLimit=256k is set in $work/global\.gitconfig \(global scope" \
 	<(jq -r '.verdict.evidence[]' "$work/global.json")
-# The same trace without --config-from: the generic advice, no lookup.
+# The same trace without --look-up-config: the generic advice, no lookup.
 "$report" --json "$work/global.zst" >"$work/generic.json" || fail "generic: gittrace-report failed"
 check_eq "generic: no origins" null "$(jq '.verdict.config_origins' "$work/generic.json")"
 check_grep "generic: the repository's --unset" "git -C demo config --unset core\.packedGitLimit" \
@@ -98,9 +101,9 @@ git config --file $work/windows.inc --unset-all core.packedGitWindowSize" \
 	"$(unset_steps include)"
 # To keep a limit: set where the value that wins is read, so that it wins.
 keep=$(jq -r '.verdict.suggestions[]' "$work/include.json" |
-	grep -oE "git config --file [^ ]+ core\.packedGitLimit [0-9]+[kmg]?" || true)
+	grep -oE "git config --file [^ ]+ --replace-all core\.packedGitLimit [0-9]+[kmg]?" || true)
 check_grep "include: a limit kept in the included file" \
-	"^git config --file $work/windows\.inc core\.packedGitLimit " <(echo "$keep")
+	"^git config --file $work/windows\.inc --replace-all core\.packedGitLimit " <(echo "$keep")
 (cd "$work" && eval "$keep") || fail "include: '$keep' failed"
 check_eq "include: the kept limit in effect" "${keep##* }" "$(git -C "$work/demo" config core.packedGitLimit)"
 apply include "$work"
@@ -122,6 +125,30 @@ apply local "$work/wt/sub"
 check_eq "local: the keys gone" "" "$(git -C "$work/wt" config --get-regexp '^core\.packedgit' || true)"
 trace local-after "$work/wt/sub" git log --raw
 check_eq "local: no evictions after the advice" 0 "$(evictions local-after)"
+
+# script: a script that goes into another repository: its git is asked from
+# where it ran, and the advice reaches that repository with -C from anywhere.
+git clone -q "$work/demo" "$work/wt2" || fail "clone failed"
+git -C "$work/wt2" config core.packedGitLimit 256k
+git -C "$work/wt2" config core.packedGitWindowSize 64k
+trace script "$work" sh -c 'cd wt2 && git log --raw'
+check_eq "script: the steps" \
+	"git -C $work/wt2 config --local --unset-all core.packedGitLimit
+git -C $work/wt2 config --local --unset-all core.packedGitWindowSize" \
+	"$(unset_steps script)"
+apply script /
+check_eq "script: the keys gone" "" "$(git -C "$work/wt2" config --get-regexp '^core\.packedgit' || true)"
+
+# A file the repository's config includes by a relative path (git names it
+# as .git/<path>): no --local for it, the generic advice instead.
+git clone -q "$work/demo" "$work/wt3" || fail "clone failed"
+mkdir "$work/shared" # named config, as the repository's own file is
+printf '%s\n' "$lowered" >"$work/shared/config"
+git -C "$work/wt3" config include.path ../../shared/config
+trace relative-include "$work" git -C wt3 log --raw
+check_eq "relative include: no step for it" "" "$(unset_steps relative-include)"
+check_grep "relative include: how to find the file" "^find which config file sets them" \
+	<(jq -r '.verdict.suggestions[]' "$work/relative-include.json")
 
 # env: set by the environment, which no git config command edits.
 GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=core.packedGitLimit GIT_CONFIG_VALUE_0=256k \

@@ -150,7 +150,7 @@ int main(void)
 	gt_verdict_compute(&v, &in);
 	CHECK(any(v.suggestions, v.nsuggestions, "git config --unset core.packedGitLimit"));
 	CHECK(any(v.suggestions, v.nsuggestions,
-		  "(window advice): git config core.packedGitLimit 2m with "
+		  "(window advice): git config --replace-all core.packedGitLimit 2m with "
 		  "core.packedGitWindowSize 64k, or git -c core.packedGitLimit=2m -c "
 		  "core.packedGitWindowSize=64k for one command"));
 	CHECK(!any(v.suggestions, v.nsuggestions, "above the size of your packs"));
