@@ -110,7 +110,7 @@ static void add_folded(void *folded, const struct gt_proc *p)
 static void write_html(const char *file, const struct gt_summary *s, const struct gt_flame *flame,
 		       size_t top, size_t processes)
 {
-	FILE *out = fopen(file, "w");
+	FILE *out = fopen(file, "we");
 	if (!out)
 		gt_die("cannot open '%s': %s", file, strerror(errno));
 	__fsetlocking(out, FSETLOCKING_BYCALLER); /* see main() */

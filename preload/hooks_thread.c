@@ -14,6 +14,7 @@
 #include "lifecycle.h"
 #include "stack_walk.h"
 #include "stream.h"
+#include "tracer.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -44,7 +45,11 @@ GT_EXPORT int GT_HOOK_NAME(pthread_create)(pthread_t *thread, const pthread_attr
 	int ret = gt_real_pthread_create(thread, attr, start, arg);
 	if (ret != EAGAIN || !gt_enter())
 		return ret;
-	int limited = gt_may_fit(stack_bytes(attr));
+	/* The C library may allocate to read the default: the tracer's own call. */
+	struct gt_own own = gt_own_begin();
+	size_t stack = stack_bytes(attr);
+	gt_own_end(&own);
+	int limited = gt_may_fit(stack);
 	if (limited) {
 		gt_stream_give_back(GT_OUT_OF_MEMORY);
 		gt_stack_walk_give_back();

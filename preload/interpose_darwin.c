@@ -57,6 +57,7 @@ extern char **environ;
 	X(execve)                                                                                  \
 	X(execv)                                                                                   \
 	X(execvp)                                                                                  \
+	X(pthread_create)                                                                          \
 	X(posix_spawn)                                                                             \
 	X(posix_spawnp)                                                                            \
 	X(exit)                                                                                    \

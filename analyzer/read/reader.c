@@ -37,7 +37,7 @@ struct gt_reader *gt_reader_open(const char *path)
 {
 	struct gt_reader *r = gt_xcalloc(1, sizeof(*r));
 	r->path = path;
-	r->f = fopen(path, "rb");
+	r->f = fopen(path, "rbe"); /* not inherited by the git config lookups */
 	if (!r->f)
 		gt_die("cannot open '%s': %s", path, strerror(errno));
 	struct stat st;
