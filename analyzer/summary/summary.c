@@ -415,6 +415,8 @@ static void fill_input(struct gt_verdict_input *in, const struct gt_proc *p)
 	if (faults)
 		in->refault_seconds =
 			in->system_seconds * (double)in->heap_refaults / (double)faults;
+	if (2 * in->heap_refaults >= faults)
+		in->refault_seconds_most = in->refault_seconds;
 	in->env = (const char *const *)img->env;
 	in->envc = img->envc;
 }
@@ -517,6 +519,7 @@ static void tree_input(struct gt_verdict_input *in, const struct gt_summary *s)
 		in->allocator_excess_slow += one.allocator_excess_slow;
 		in->heap_refaults += one.heap_refaults;
 		in->refault_seconds += one.refault_seconds;
+		in->refault_seconds_most += one.refault_seconds_most;
 		if (!packiest || one.pack_mmaps > packiest->img->maps.kind[GT_MAP_PACK].mmaps)
 			packiest = p;
 	}

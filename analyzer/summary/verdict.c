@@ -305,9 +305,8 @@ static struct gt_prediction predict_allocator(const struct gt_verdict_input *in,
 	 * time holds. glibc's trimming of a churning heap made 3× the faults of
 	 * mimalloc in git blame, 12–16% of the run (docs/report.md).
 	 */
-	double refaults = share(in->refault_seconds, basis);
-	p.gain = fmin(1, p.gain + refaults);
-	p.high = fmin(1, p.high + refaults);
+	p.gain = fmin(1, p.gain + share(in->refault_seconds_most, basis));
+	p.high = fmin(1, p.high + share(in->refault_seconds, basis));
 	if (p.gain < p.low)
 		p.gain = p.low;
 	if (p.high < p.gain)
@@ -344,13 +343,21 @@ static void time_inside(struct gt_verdict *v, const struct gt_verdict_input *in,
 			 "heap's peak, for each 64 KiB of the files mapped, and start-up's): heap "
 			 "pages %s gave back to the kernel and faulted in again%s, about %s of "
 			 "kernel time at this run's %s a fault, which an allocator that keeps "
-			 "freed memory saves",
+			 "freed memory saves%s",
 			 (unsigned long long)in->heap_refaults, allocator,
 			 any_other_allocator(in)
 				 ? ""
 				 : " (glibc trims its heap and unmaps large blocks)",
 			 gt_format_seconds(in->refault_seconds).text,
-			 gt_format_seconds(in->refault_seconds / (double)in->heap_refaults).text);
+			 gt_format_seconds(in->refault_seconds / (double)in->heap_refaults).text,
+			 in->refault_seconds_most >= in->refault_seconds ? ""
+			 : in->refault_seconds_most > 0
+				 ? "; in the prediction only where they are most of a process's "
+				   "faults, else in its high end (the kernel's time per fault "
+				   "holds other system calls' then)"
+				 : "; in the prediction's high end only: they are less than half "
+				   "of the faults, and the kernel's time per fault holds other "
+				   "system calls' (file reads and writes) too");
 	EVIDENCE("%.1f%% of %s inside the malloc family (%s): time inside, an estimate of "
 		 "what the allocator costs, not a bound on what another one saves",
 		 100 * v->allocator_share, of, gt_format_seconds(in->allocator_seconds).text);
