@@ -124,17 +124,22 @@ cd "$OLDPWD"
 check_eq "default: nothing in the current directory" "" "$(ls -A "$work/default-cwd")"
 check_eq "default: one trace in \$TMPDIR" 1 \
 	"$(find "$work/default-tmp" -type f -name 'gittrace.git.*.zst' | wc -l)"
-# A relative TMPDIR is not taken (mktemp's rule): /tmp then.
-touch "$work/before-relative"
+# A relative TMPDIR is not taken (mktemp's rule): /tmp then, the file named
+# by the pid (sh execs git in place), so that no other trace is touched.
+cat >"$work/pid.sh" <<'EOF'
+echo $$ >"$1"
+shift
+exec "$@"
+EOF
 cd "$work/default-cwd"
-traced default-relative log 0 TMPDIR=. -- "${log_cmd[@]}"
+traced default-relative log 0 TMPDIR=. -- sh "$work/pid.sh" "$work/relative.pid" -- \
+	"${log_cmd[@]}"
 cd "$OLDPWD"
 check_eq "default, TMPDIR relative: nothing in the current directory" "" \
 	"$(ls -A "$work/default-cwd")"
-in_tmp=$(find /tmp -maxdepth 1 -type f -name 'gittrace.git.*.zst' -newer "$work/before-relative")
-check_eq "default, TMPDIR relative: the trace in /tmp" true "$([ -n "$in_tmp" ] && echo true)"
-# shellcheck disable=SC2086 # the names, split: mkstemp-free names without spaces
-rm -f $in_tmp
+in_tmp=/tmp/gittrace.git.$(cat "$work/relative.pid").zst
+check_eq "default, TMPDIR relative: the trace in /tmp" true "$([ -s "$in_tmp" ] && echo true)"
+rm -f "$in_tmp"
 
 # --- A default file name already taken, by a file or by a symlink: never
 # clobbered or followed; the trace goes to the next free name. The pid is
