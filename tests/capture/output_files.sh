@@ -1,6 +1,6 @@
 # output_files.sh: one traced run (root and all descendants) writes exactly
 # one trace file, and a new run never appends to an older run's file: with
-# GITTRACE_OUTPUT unset (files in the current directory), and with
+# GITTRACE_OUTPUT unset (files in $TMPDIR, none in the current directory), and with
 # GITTRACE_OUTPUT naming a directory. A file GITTRACE_OUTPUT names is
 # replaced by the next run, but not while processes of another run write
 # it (`git log | sort` traced whole has a root per command): then both
@@ -18,17 +18,19 @@ images_in() {
 	"$report" --json --top 1 "$1" | jq '.processes | length'
 }
 
-mkdir "$work/cwd" "$work/outdir"
+mkdir "$work/cwd" "$work/tmp" "$work/outdir"
 for run in 1 2; do
-	(cd "$work/cwd" && unset GITTRACE_OUTPUT && run_traced "$preload" "$prog" "$work/r$run" >/dev/null)
+	(cd "$work/cwd" && unset GITTRACE_OUTPUT && TMPDIR=$work/tmp run_traced "$preload" "$prog" \
+		"$work/r$run" >/dev/null)
 	(GITTRACE_OUTPUT=$work/outdir run_traced "$preload" "$prog" "$work/o$run" >/dev/null)
-	check_eq "run $run: files in the current directory" $run \
-		"$(find "$work/cwd" -maxdepth 1 -name 'gittrace.*.zst' | wc -l)"
+	check_eq "run $run: files in TMPDIR" $run \
+		"$(find "$work/tmp" -maxdepth 1 -name 'gittrace.*.zst' | wc -l)"
 	check_eq "run $run: files in GITTRACE_OUTPUT=dir" $run "$(find "$work/outdir" -type f | wc -l)"
 done
-check_eq "nothing else in the current directory" 2 "$(find "$work/cwd" -mindepth 1 | wc -l)"
+check_eq "nothing else in TMPDIR" 2 "$(find "$work/tmp" -mindepth 1 | wc -l)"
+check_eq "nothing in the current directory" 0 "$(find "$work/cwd" -mindepth 1 | wc -l)"
 # Each file holds one whole run (known_calls makes four images), no more.
-for f in "$work"/cwd/gittrace.*.zst "$work"/outdir/*; do
+for f in "$work"/tmp/gittrace.*.zst "$work"/outdir/*; do
 	check_eq "images in $(basename "$f")" 4 "$(images_in "$f")"
 done
 

@@ -26,11 +26,13 @@ check_eq "a shell per call" 2 \
 check_eq "git per call" 2 \
 	"$(jq '[.processes[] | select(.argv == ["git", "--version"])] | length' "$work/report.json")"
 
-# Unnamed: one file in the current directory, holding the whole tree.
-mkdir "$work/cwd"
-(cd "$work/cwd" && unset GITTRACE_OUTPUT && run_traced "$preload" "$prog" "git --version" >/dev/null)
-check_eq "files in the current directory" 1 "$(find "$work/cwd" -mindepth 1 | wc -l)"
-for f in "$work"/cwd/*; do
+# Unnamed: one file in $TMPDIR, holding the whole tree.
+mkdir "$work/cwd" "$work/tmp"
+(cd "$work/cwd" && unset GITTRACE_OUTPUT && TMPDIR=$work/tmp run_traced "$preload" "$prog" \
+	"git --version" >/dev/null)
+check_eq "files in TMPDIR" 1 "$(find "$work/tmp" -mindepth 1 | wc -l)"
+check_eq "nothing in the current directory" 0 "$(find "$work/cwd" -mindepth 1 | wc -l)"
+for f in "$work"/tmp/*; do
 	check_eq "git images in $(basename "$f")" 2 \
 		"$("$report" --json "$f" | jq '[.processes[] | select(.argv[0] == "git")] | length')"
 done
