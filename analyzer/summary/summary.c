@@ -466,8 +466,6 @@ static void add_totals(struct gt_totals *t, const struct gt_proc *p)
 	}
 }
 
-/* The tree's verdict input: sums, and the window facts of the process
- * with the most pack maps (windows are per process). */
 /* The process with the most pack maps: the tree's window facts are its. NULL: none. */
 static const struct gt_proc *packiest_of(const struct gt_summary *s)
 {
@@ -481,10 +479,12 @@ static const struct gt_proc *packiest_of(const struct gt_summary *s)
 	return packiest;
 }
 
+/* The tree's verdict input: sums, and the window facts of the process
+ * with the most pack maps (windows are per process). */
 static void tree_input(struct gt_verdict_input *in, const struct gt_summary *s)
 {
 	memset(in, 0, sizeof(*in));
-	const struct gt_proc *packiest = NULL;
+	const struct gt_proc *packiest = packiest_of(s);
 	for (size_t i = 0; i < s->n; i++) {
 		const struct gt_proc *p = &s->procs[i];
 		struct gt_verdict_input one;
@@ -520,8 +520,6 @@ static void tree_input(struct gt_verdict_input *in, const struct gt_summary *s)
 		in->heap_refaults += one.heap_refaults;
 		in->refault_seconds += one.refault_seconds;
 		in->refault_seconds_most += one.refault_seconds_most;
-		if (!packiest || one.pack_mmaps > packiest->img->maps.kind[GT_MAP_PACK].mmaps)
-			packiest = p;
 	}
 	/* No process ended: no CPU time is known, shares are of wall time. */
 	if (s->n && in->unended == s->n)
@@ -573,8 +571,11 @@ static char *lookup_key(const struct gt_image *img)
 	snprintf(key, sizeof(key), "%s", img->cwd ? img->cwd : "");
 	struct gt_git_option opts[GT_GIT_REPO_OPTIONS_MAX];
 	size_t n = gt_git_repo_options(img, opts, GT_GIT_REPO_OPTIONS_MAX);
-	for (size_t i = 0; i < n; i++)
-		gt_shell_quote(key, sizeof(key), opts[i].value ? opts[i].value : opts[i].name);
+	for (size_t i = 0; i < n; i++) {
+		gt_shell_quote(key, sizeof(key), opts[i].name);
+		if (opts[i].value)
+			gt_shell_quote(key, sizeof(key), opts[i].value);
+	}
 	return gt_xstrndup(key, strlen(key));
 }
 
