@@ -89,9 +89,9 @@ static int glibc_debugging(const char *e, int checking)
 {
 	if (!strncmp(e, "MALLOC_PERTURB_=", 16))
 		return on(e + 16);
-	if (glibc_check_asked(e))
-		return checking;
-	return !strncmp(e, "GLIBC_TUNABLES=", 15) && tunable_on(e, "glibc.malloc.perturb=");
+	if (!strncmp(e, "GLIBC_TUNABLES=", 15) && tunable_on(e, "glibc.malloc.perturb="))
+		return 1;
+	return checking && glibc_check_asked(e);
 }
 
 /* LD_PRELOAD=... names another allocator: "malloc" in a name, but not glibc's debugging one. */

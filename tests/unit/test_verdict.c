@@ -287,6 +287,13 @@ int main(void)
 		  "MALLOC_CHECK_=3 is set, but glibc 2.34 and later check only with "
 		  "libc_malloc_debug.so preloaded"));
 	gt_verdict_release(&v);
+	/* A perturb beside the checks, without the library: the perturb counts. */
+	const char *perturbed[] = {"GLIBC_TUNABLES=glibc.malloc.check=1:glibc.malloc.perturb=165"};
+	in.env = perturbed;
+	in.envc = 1;
+	gt_verdict_compute(&v, &in);
+	CHECK(strstr(v.headline, "about 23% of the run (8–30%)") != NULL);
+	gt_verdict_release(&v);
 	in.env = env;
 	in.envc = 1;
 	gt_verdict_compute(&v, &in);
