@@ -213,9 +213,9 @@ double gt_image_mmap_seconds(const struct gt_image *img);
  * heap's peak without huge blocks (an allocator that kept every page it
  * had faults each once) and of each huge block (heap.h, GT_HUGE_BLOCK:
  * every allocator maps it anew), one for each GT_FILE_FAULT_BYTES of the
- * files it mapped (the kernel maps
- * that much around a read fault of a file: fault_around_bytes), one a map,
- * and one for each page mapped anonymously. What is left, when anything
+ * files it mapped (the kernel maps that much around a read fault of a
+ * file: fault_around_bytes), one a map, and one for each page mapped
+ * anonymously. What is left, when anything
  * is, is mostly heap pages the allocator gave back to the kernel (glibc
  * trims the heap's top and unmaps its large blocks) and faulted in again:
  * another allocator's saving that no call's time holds. Fewer than
