@@ -122,10 +122,41 @@ static int run_reading(char *const *argv, char *out, size_t max, size_t *len)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-/* `git -C CWD [options]`, quoted: what argv asks before its subcommand. */
-static char *git_reaching(const char *const *argv, size_t n)
+/* Room for the lookup's words: git, -C CWD, the options, the subcommand's. */
+#define ARGV_MAX (3 + 2 * GT_GIT_REPO_OPTIONS_MAX + 8)
+
+/*
+ * The words that reach img's repository: its git program where it names
+ * one (the same system config), -C its directory (first: the process's
+ * own -C are relative to it), its repository options. Returns how many; 0
+ * if its directory is not known as an absolute path.
+ */
+static size_t repo_argv(const struct gt_image *img, const char **argv)
 {
-	char buf[4096] = "git";
+	if (!img->cwd || img->cwd[0] != '/')
+		return 0;
+	struct gt_git_option opts[GT_GIT_REPO_OPTIONS_MAX];
+	size_t nopts = gt_git_repo_options(img, opts, GT_GIT_REPO_OPTIONS_MAX), n = 0;
+	argv[n++] = img->exe && img->exe[0] == '/' && !strcmp(gt_git_basename(img->exe), "git")
+			    ? img->exe
+			    : "git";
+	argv[n++] = "-C";
+	argv[n++] = img->cwd;
+	for (size_t i = 0; i < nopts; i++) {
+		argv[n++] = opts[i].name;
+		if (opts[i].value)
+			argv[n++] = opts[i].value;
+	}
+	return n;
+}
+
+char *gt_config_origins_git(const struct gt_image *img)
+{
+	const char *argv[ARGV_MAX];
+	size_t n = repo_argv(img, argv);
+	if (!n)
+		return NULL;
+	char buf[4096] = "git"; /* the user's, from PATH */
 	for (size_t i = 1; i < n; i++)
 		gt_shell_quote(buf, sizeof(buf), argv[i]);
 	return gt_xstrndup(buf, strlen(buf));
@@ -134,26 +165,10 @@ static char *git_reaching(const char *const *argv, size_t n)
 int gt_config_origins_look_up(struct gt_config_origins *o, const struct gt_image *img)
 {
 	memset(o, 0, sizeof(*o));
-	if (!img->cwd || img->cwd[0] != '/')
+	const char *argv[ARGV_MAX];
+	size_t n = repo_argv(img, argv);
+	if (!n)
 		return -1;
-	struct gt_git_option opts[GT_GIT_REPO_OPTIONS_MAX];
-	size_t nopts = gt_git_repo_options(img, opts, GT_GIT_REPO_OPTIONS_MAX);
-	/* The process's own program where it names one: the same system config. */
-	const char *git =
-		img->exe && img->exe[0] == '/' && !strcmp(gt_git_basename(img->exe), "git")
-			? img->exe
-			: "git";
-	const char *argv[3 + 2 * GT_GIT_REPO_OPTIONS_MAX + 8];
-	size_t n = 0;
-	argv[n++] = git;
-	argv[n++] = "-C"; /* first: the process's own -C are relative to it */
-	argv[n++] = img->cwd;
-	for (size_t i = 0; i < nopts; i++) {
-		argv[n++] = opts[i].name;
-		if (opts[i].value)
-			argv[n++] = opts[i].value;
-	}
-	size_t before_config = n;
 	const char *tail[] = {"config",	       "-z",	       "--show-scope",
 			      "--show-origin", "--get-regexp", KEYS_REGEXP};
 	for (size_t i = 0; i < sizeof(tail) / sizeof(tail[0]); i++)
@@ -170,6 +185,6 @@ int gt_config_origins_look_up(struct gt_config_origins *o, const struct gt_image
 		ret = gt_config_origins_parse(o, out, len);
 	free(out);
 	if (ret == 0)
-		o->git = git_reaching(argv, before_config);
+		o->git = gt_config_origins_git(img);
 	return ret;
 }

@@ -49,6 +49,13 @@ int gt_config_origins_parse(struct gt_config_origins *o, const char *out, size_t
  */
 int gt_config_origins_look_up(struct gt_config_origins *o, const struct gt_image *img);
 
+/*
+ * `git -C CWD [img's repository options]`, shell-quoted: how the lookup
+ * and the advice reach img's repository from anywhere (it keys the
+ * summary's lookups too). NULL if img's directory is not known. Free it.
+ */
+char *gt_config_origins_git(const struct gt_image *img);
+
 void gt_config_origins_release(struct gt_config_origins *o);
 
 #endif /* GT_CONFIG_ORIGINS_H */

@@ -554,7 +554,7 @@ void gt_summary_init(struct gt_summary *s, const char *path, struct gt_symbolize
 
 /* A lookup of where window settings come from (gt_summary_look_up_config). */
 struct gt_config_lookup {
-	char *key; /* the process's directory and repository options */
+	char *key; /* gt_config_origins_git: the process's directory and options */
 	struct gt_config_origins origins;
 	int answered; /* git answered: origins holds its answer */
 };
@@ -562,21 +562,6 @@ struct gt_config_lookup {
 void gt_summary_look_up_config(struct gt_summary *s)
 {
 	s->look_up_config = 1;
-}
-
-/* What makes two processes' lookups the same: directory and repository options. */
-static char *lookup_key(const struct gt_image *img)
-{
-	char key[4096];
-	snprintf(key, sizeof(key), "%s", img->cwd ? img->cwd : "");
-	struct gt_git_option opts[GT_GIT_REPO_OPTIONS_MAX];
-	size_t n = gt_git_repo_options(img, opts, GT_GIT_REPO_OPTIONS_MAX);
-	for (size_t i = 0; i < n; i++) {
-		gt_shell_quote(key, sizeof(key), opts[i].name);
-		if (opts[i].value)
-			gt_shell_quote(key, sizeof(key), opts[i].value);
-	}
-	return gt_xstrndup(key, strlen(key));
 }
 
 /*
@@ -589,7 +574,10 @@ static const struct gt_config_origins *config_of(struct gt_summary *s, const str
 {
 	if (!s->look_up_config || !img)
 		return NULL;
-	char *key = lookup_key(img);
+	/* Processes in one directory, with the same options, have one answer. */
+	char *key = gt_config_origins_git(img);
+	if (!key)
+		key = gt_xstrndup("", 0);
 	for (size_t i = 0; i < s->nconfigs; i++)
 		if (!strcmp(s->configs[i].key, key)) {
 			free(key);
