@@ -40,7 +40,8 @@ typedef off_t off64_t;
 /*
  * Looks up every real function (interpose_*.c). Safe to call from any hook,
  * any number of times: the first call resolves; calls made while dlsym runs
- * (it may allocate) see NULL pointers and are served by the arena
+ * (it may allocate), or while a sanitizer's runtime starts
+ * (gt_sanitizer_starting), see NULL pointers and are served by the arena
  * (bootstrap.h).
  */
 void gt_resolve_real(void);
@@ -65,5 +66,23 @@ int gt_hooks_in_front(void);
  * under jemalloc before libgittrace.so). Looked up once.
  */
 void *(*gt_realloc_in_front(void))(void *, size_t);
+
+/*
+ * The file name of a sanitizer's runtime loaded as a library (gcc's
+ * -fsanitize=address or thread, clang's with -shared-libsan), NULL if none.
+ * Its allocator serves the program, its interceptors stand before libc,
+ * and ASan insists on coming first: the tracer stays off there.
+ */
+const char *gt_sanitizer_runtime(void);
+
+/*
+ * Whether such a runtime is still starting: before libgittrace's
+ * constructors, it runs from the program's preinit functions, and its
+ * interceptors of libc (sigfillset, open, write) have no real function to
+ * call yet. dlsym's failed lookups there allocate (through our hooks):
+ * gt_resolve_real then leaves the arena to serve them, and tracing must not
+ * start (lifecycle.c).
+ */
+int gt_sanitizer_starting(void);
 
 #endif /* GT_INTERPOSE_H */

@@ -108,6 +108,17 @@ void *(*gt_realloc_in_front(void))(void *, size_t)
 	return NULL;
 }
 
+/* Not known on macOS: its sanitizers interpose through dyld, as we do. */
+const char *gt_sanitizer_runtime(void)
+{
+	return NULL;
+}
+
+int gt_sanitizer_starting(void)
+{
+	return 0;
+}
+
 struct gt_interpose {
 	const void *replacement;
 	const void *original;

@@ -115,11 +115,55 @@ void *(*gt_realloc_in_front(void))(void *, size_t)
 	return s == 2 ? realloc : NULL;
 }
 
+/*
+ * Whether name, a loaded object's path, is a file of prefix's: its last
+ * component begins with prefix. By hand: while a sanitizer starts, its
+ * interceptors of strrchr and strncmp would call nothing.
+ */
+static int named(const char *name, const char *prefix)
+{
+	const char *base = name;
+	for (const char *c = name; *c; c++)
+		if (*c == '/')
+			base = c + 1;
+	while (*prefix && *base == *prefix)
+		base++, prefix++;
+	return !*prefix;
+}
+
+const char *gt_sanitizer_runtime(void)
+{
+	static const char *const runtimes[] = {"libasan.so",	   "libtsan.so",
+					       "libhwasan.so",	   "libclang_rt.asan",
+					       "libclang_rt.tsan", "libclang_rt.hwasan"};
+	/* The loader's list of objects: plain memory, no call it intercepts. */
+	for (const struct link_map *m = _r_debug.r_map; m; m = m->l_next)
+		for (size_t i = 0; m->l_name && i < sizeof(runtimes) / sizeof(runtimes[0]); i++)
+			if (named(m->l_name, runtimes[i]))
+				return m->l_name;
+	return NULL;
+}
+
+/* Set by this library's constructors, which run after every preinit function. */
+static int constructed;
+
+__attribute__((constructor)) static void note_constructed(void)
+{
+	__atomic_store_n(&constructed, 1, __ATOMIC_RELEASE);
+}
+
+int gt_sanitizer_starting(void)
+{
+	return !__atomic_load_n(&constructed, __ATOMIC_ACQUIRE) && gt_sanitizer_runtime();
+}
+
 /* 0: not yet, 1: a thread is resolving, 2: done. */
 static int resolve_state;
 
 void gt_resolve_real(void)
 {
+	if (gt_sanitizer_starting())
+		return; /* the arena serves: see interpose.h */
 	int expected = 0;
 	if (!__atomic_compare_exchange_n(&resolve_state, &expected, 1, 0, __ATOMIC_ACQ_REL,
 					 __ATOMIC_ACQUIRE))

@@ -62,6 +62,12 @@ static int start(void)
 		gt_stop_quietly();
 		return -1;
 	}
+	const char *sanitizer = gt_sanitizer_runtime();
+	if (sanitizer) {
+		gt_disable("a sanitizer's runtime (", sanitizer,
+			   ") serves this program's allocations: running untraced", NULL);
+		return -1;
+	}
 	if (!gt_hooks_in_front()) {
 		gt_disable(
 			"another malloc comes before libgittrace.so's (an allocator earlier in "
@@ -104,6 +110,9 @@ static int start(void)
 
 int gt_enter_slow(void)
 {
+	/* Called from inside its start, before our constructors: start later. */
+	if (gt_sanitizer_starting())
+		return 0;
 	if (gt_tracer_claim_start()) {
 		int saved_errno = errno; /* opening the file, the unwinder's init */
 		gt_in_tracer = GT_GUARD_OWN;
