@@ -32,6 +32,7 @@ typedef off_t off64_t;
 #include <stddef.h>
 #include <stdio.h>
 #include <sys/types.h>
+#include <wordexp.h>
 
 /* Pointers to the real functions, NULL until gt_resolve_real() ran (interpose_*.c). */
 #define GT_HOOK(ret, name, params) extern ret(*gt_real_##name) params;

@@ -40,7 +40,8 @@ extern char **environ;
  * memalign, pvalloc and reallocarray (glibc's, not in macOS's libc),
  * mmap64 and mremap (Linux), fexecve (not in macOS), __libc_start_main
  * (glibc's start-up; on macOS main's return reaches the interposed exit),
- * system and popen (macOS's reach the interposed posix_spawn), pipe2,
+ * system, popen and wordexp (macOS's reach the interposed posix_spawn or
+ * exec functions), pipe2,
  * read and close (hooks_fd.c, Linux only), prctl (hooks_sandbox.c, Linux
  * only).
  */
