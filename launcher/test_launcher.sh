@@ -141,6 +141,31 @@ check_eq "left running: status" 0 "$st"
 check_eq "left running: its output" "ready left running" "$(grep -v '^[{ ]' left.out | xargs)"
 check_eq "left running: the report holds both, complete" "sh:true sh:true" \
 	"$(sed -n '/^{/,$p' left.out | jq -r '[.processes[] | "\(.argv[0]):\(.complete)"] | join(" ")')"
+# kill -USR1 of gittrace ends the wait and leaves the process running:
+# Ctrl-C would reach it too (a credential cache daemon stays in the
+# terminal's foreground group, and died of it with the passwords it kept).
+"$gittrace" --stdout --json -- sh -c '(read x <gate; echo left running) & echo ready' \
+	>usr1.out 2>usr1.err &
+pid=$!
+until grep -q "waiting for the processes" usr1.err; do
+	kill -0 "$pid" 2>/dev/null || {
+		echo go >gate
+		fail "USR1: gittrace reported without waiting"
+	}
+	sleep 0.05
+done
+grep -q "kill -USR1 $pid" usr1.err || {
+	echo go >gate
+	fail "USR1: the note does not say how to stop waiting: $(cat usr1.err)"
+}
+left=$(sed -n 's/.*left running: \([0-9]*\) sh.*/\1/p' usr1.err)
+kill -USR1 "$pid"
+run wait "$pid"
+check_eq "USR1: status" 0 "$st"
+check_eq "USR1: the process left running still runs" yes \
+	"$(kill -0 "$left" 2>/dev/null && echo yes)"
+check_eq "USR1: the report, incomplete" false "$(sed -n '/^{/,$p' usr1.out | jq .trace.complete)"
+echo go >gate
 # A process of the run that holds no lock is waited for too: between an
 # exec and the new image's start the lock lapses, and so it does here for
 # good, in a program the run executed untraced (its environment names the
@@ -177,6 +202,25 @@ run wait "$pid"
 wait "$earlier"
 check_eq "an earlier run's process: the run's status" 0 "$st"
 check_eq "an earlier run's process: not waited for" "" "$(grep "waiting for the processes" same.err)"
+
+# -o names the file to replace: a FIFO, a symlink (as /dev/stdout is), a
+# device or a directory named by mistake is refused and left as it was
+# (as root, `-o /dev/null` removed the machine's /dev/null).
+mkfifo out.fifo
+echo kept >link.target
+ln -s link.target out.link
+mkdir out.dir
+refused="out.fifo out.link out.dir"
+# a null device of its own: a regression must not take the machine's
+! mknod out.dev c 1 3 2>/dev/null || refused="$refused out.dev"
+for o in $refused; do
+	run "$gittrace" --no-report -o "$o" -- true 2>refused.err
+	check_eq "-o $o: refused" 2 "$st"
+	grep -q "is not a regular file" refused.err || fail "-o $o: $(cat refused.err)"
+done
+[ -p out.fifo ] && [ -L out.link ] && [ -d out.dir ] && { [ ! -e out.dev ] || [ -c out.dev ]; } ||
+	fail "-o: a file refused was changed"
+check_eq "-o of a symlink: its target untouched" kept "$(cat link.target)"
 
 run "$gittrace" -- ./no-such-command 2>/dev/null
 check_eq "command not found" 127 "$st"
