@@ -222,6 +222,13 @@ done
 	fail "-o: a file refused was changed"
 check_eq "-o of a symlink: its target untouched" kept "$(cat link.target)"
 
+# gittrace inside a traced run: the command joins that run, and the inner
+# gittrace says where its processes went.
+run "$gittrace" --no-report -o outer.zst -- sh -c "\"$gittrace\" -- true" 2>nested.err
+check_eq "nested: status" 0 "$st"
+grep -q "gittrace ran inside a traced run: .* '$PWD/outer.zst'" nested.err ||
+	fail "nested: $(cat nested.err)"
+
 run "$gittrace" -- ./no-such-command 2>/dev/null
 check_eq "command not found" 127 "$st"
 
