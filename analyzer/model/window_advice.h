@@ -101,10 +101,14 @@ void gt_window_sim_release(struct gt_window_sim *s);
  * Windows below the default size mapped at once from which git's search of
  * them is worth measuring: with 44,000 windows of 8 KiB, cat-file
  * --batch-check on git.git ran 14× slower than with defaults, almost all
- * of it in git's own code (BENCHMARKS.md). The verdict asks it of the
- * windows the run mapped, the advice of the limit it advises.
+ * of it in git's own code (BENCHMARKS.md); `cat-file --batch-all-objects
+ * --batch-check` 1.15× slower with about 150 windows of 4 MiB and 1.62×
+ * with about 620 of 1 MiB (gittrace ab, 5 rounds each), where the trace
+ * saw no map again and the kernel's time bounded the saving at 4%. The
+ * verdict asks it of the windows the run mapped, the advice of the limit
+ * it advises.
  */
-#define GT_WINDOW_SEARCH_MANY 1024
+#define GT_WINDOW_SEARCH_MANY 64
 
 struct gt_window_advice {
 	int raise;	       /* 0: "no change" (no eviction was recorded) */

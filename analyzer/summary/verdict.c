@@ -837,9 +837,10 @@ void gt_verdict_compute(struct gt_verdict *v, const struct gt_verdict_input *in)
 		SUGGEST("check the prediction by measuring: gittrace --confirm -- %s", command(in));
 		break;
 	}
-	if (in->loose_mmaps && !in->packer)
-		SUGGEST("run git gc (or git maintenance run --task=gc) to pack loose objects; "
-			"this is not a window problem");
+	if (in->loose_mmaps >= GT_LOOSE_MANY && !in->packer)
+		SUGGEST("run git gc (or git maintenance run --task=gc) to pack the %llu loose "
+			"objects read (not measured here); this is not a window problem",
+			(unsigned long long)in->loose_mmaps);
 }
 
 void gt_verdict_release(struct gt_verdict *v)
