@@ -3,6 +3,7 @@
 #include "die.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +45,43 @@ static unsigned long config_count(const char *value)
 	return n;
 }
 
+/*
+ * git reads GIT_CONFIG_PARAMETERS (where git puts its own `-c` settings for
+ * the programs it runs, and a script or the user may put theirs) after the
+ * GIT_CONFIG_COUNT list: a key set there outranked the variant's, and
+ * --confirm's git defaults measured the lowered windows again. So where the
+ * environment holds it, the variant's settings go at its end as well,
+ * quoted as git quotes them (quote.c, sq_quote_buf: ' and ! closed out of
+ * the quotes); a `-c` of the command's own still comes after them.
+ */
+static char *config_parameters(const char *old, const struct gt_ab_variant *v)
+{
+	size_t len = strlen("GIT_CONFIG_PARAMETERS=") + strlen(old) + 1;
+	for (size_t i = 0; i < v->nsettings; i++) /* each byte may take 4: '\'' */
+		len += 4 + 4 * (strlen(v->settings[i].key) + 1 + strlen(v->settings[i].value));
+	char *s = gt_ab_xmalloc(len), *o = s;
+	o += sprintf(o, "GIT_CONFIG_PARAMETERS=%s", old);
+	for (size_t i = 0; i < v->nsettings; i++) {
+		const char *parts[] = {v->settings[i].key, "=", v->settings[i].value};
+		*o++ = ' ';
+		*o++ = '\'';
+		for (size_t k = 0; k < 3; k++)
+			for (const char *c = parts[k]; *c; c++) {
+				if (*c == '\'' || *c == '!') {
+					memcpy(o, "'\\", 2);
+					o += 2;
+					*o++ = *c;
+					*o++ = '\'';
+				} else {
+					*o++ = *c;
+				}
+			}
+		*o++ = '\'';
+	}
+	*o = '\0';
+	return s;
+}
+
 char **gt_ab_env_for(const struct gt_ab_variant *v, char *const *base, const char *first_preload,
 		     const char *const *extra)
 {
@@ -61,6 +99,10 @@ char **gt_ab_env_for(const struct gt_ab_variant *v, char *const *base, const cha
 		}
 		if (v->nsettings && is_var(*p, "GIT_CONFIG_COUNT")) {
 			count = config_count(*p + strlen("GIT_CONFIG_COUNT="));
+			continue;
+		}
+		if (v->nsettings && is_var(*p, "GIT_CONFIG_PARAMETERS")) {
+			push(&e, config_parameters(*p + strlen("GIT_CONFIG_PARAMETERS="), v));
 			continue;
 		}
 		push(&e, gt_ab_xstrdup(*p));

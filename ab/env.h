@@ -2,9 +2,10 @@
  * The environment of a variant's runs: ours, with the variant's allocator
  * prepended to LD_PRELOAD and its git settings appended to the
  * GIT_CONFIG_COUNT / GIT_CONFIG_KEY_<n> / GIT_CONFIG_VALUE_<n> list (git
- * 2.31+). Settings travel in the environment rather than as `-c` on the
- * command line so that the command stays the same for every variant and
- * reaches the git processes started by scripts or by git itself.
+ * 2.31+), and to GIT_CONFIG_PARAMETERS where that is set. Settings travel
+ * in the environment rather than as `-c` on the command line so that the
+ * command stays the same for every variant and reaches the git processes
+ * started by scripts or by git itself.
  */
 #ifndef GT_AB_ENV_H
 #define GT_AB_ENV_H

@@ -28,6 +28,20 @@ check_eq "JSON settings" "ab.name=both core.packedGitLimit=128m" \
 	"$(jq -r '.variants[1].settings[] | "\(.key)=\(.value)"' "$work/out.json" | xargs)"
 check_eq "JSON preload" "$work/libsecond.so" "$(jq -r '.variants[1].preload' "$work/out.json")"
 
+# GIT_CONFIG_PARAMETERS in the environment (as `git -c` leaves it for the
+# programs git runs): git reads it after the GIT_CONFIG_COUNT list, so the
+# variant's settings go at its end too, or its key outranked the variant's
+# (--confirm's git defaults measured the lowered windows again). A value
+# with a quote and a bang, as git quotes them.
+: >"$work/env.log"
+GIT_CONFIG_PARAMETERS="'core.packedgitlimit=1m' 'ab.pre=param'" \
+	run_ab 0 "$work/params.json" "$work/err" --variant 'plain=' \
+	--variant "both=-c core.packedGitLimit=128m -c ab.name=it's!" \
+	--rounds 2 --json -- "${show[@]}"
+check_eq "GIT_CONFIG_PARAMETERS: baseline's" "||param||1m" "$(sed -n 1p "$work/env.log")"
+check_eq "GIT_CONFIG_PARAMETERS: the variant's settings win" "it's!||param|2|128m" \
+	"$(sed -n 2p "$work/env.log")"
+
 # --alloc PATH alone: named after the library, the baseline "system" added.
 : >"$work/env.log"
 run_ab 0 "$work/one.json" "$work/err" --alloc "$work/libsecond.so" --rounds 2 --json -- "${show[@]}"
