@@ -5,6 +5,7 @@
  * reason, how many calls were recorded or dropped).
  */
 #include "image.h"
+#include "page_cycle.h"
 #include "build_id.h"
 #include "clock.h"
 #include "loader.h"
@@ -130,7 +131,8 @@ static void write_image(int origin, uint64_t parent_image_id)
 		(uint64_t)origin, parent_image_id, sizeof(void *) * CHAR_BIT,
 		(uint64_t)sysconf(_SC_PAGESIZE), gt_settings.stack_depth, exe,
 		exe_len > 0 ? (size_t)exe_len : 0, cwd, cwd_len, argc, args, envc, env,
-		gt_clock_overhead_ns, GT_TIMED_ONE_IN);
+		gt_clock_overhead_ns, GT_TIMED_ONE_IN,
+		origin == GT_ORIGIN_ROOT ? gt_page_cycle_ns() : 0);
 	gt_stream_record(GT_REC_IMAGE, body, (size_t)(end - body));
 }
 

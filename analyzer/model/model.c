@@ -121,6 +121,7 @@ static void apply_image(struct gt_image *img, const struct gt_rec_image *r)
 	img->stack_depth = r->stack_depth;
 	img->clock_overhead_ns = r->clock_overhead_ns;
 	img->timed_one_in = r->timed_one_in ? r->timed_one_in : 1;
+	img->page_cycle_ns = r->page_cycle_ns;
 	img->exe = gt_xstrndup(r->exe.p, r->exe.len);
 	img->cwd = gt_xstrndup(r->cwd.p, r->cwd.len);
 	img->argc = r->argc;

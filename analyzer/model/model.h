@@ -51,6 +51,7 @@ struct gt_image {
 	uint64_t pointer_bits, page_size, stack_depth;
 	uint64_t clock_overhead_ns; /* taken off every call's duration */
 	uint64_t timed_one_in;	    /* sampled functions' timed calls stand for this many */
+	uint64_t page_cycle_ns;	    /* a page given back and written again: a root's (format.h) */
 	char *exe, *cwd;
 	size_t argc, envc;
 	char **argv, **env;

@@ -372,7 +372,23 @@ static int heavier(const void *a, const void *b)
 	return x->img->order < y->img->order ? -1 : 1;
 }
 
-static void fill_input(struct gt_verdict_input *in, const struct gt_proc *p)
+/*
+ * A page given back and written again, as the run measured it at its start
+ * (format.h, IMAGE page_cycle_ns: its roots'; the least if several), the
+ * price of heap refaults in every process; 0 when no root measured it.
+ */
+static uint64_t run_page_cycle_ns(const struct gt_summary *s)
+{
+	uint64_t least = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		uint64_t ns = s->procs[i].img->page_cycle_ns;
+		if (ns && (!least || ns < least))
+			least = ns;
+	}
+	return least;
+}
+
+static void fill_input(struct gt_verdict_input *in, const struct gt_proc *p, uint64_t page_cycle_ns)
 {
 	const struct gt_image *img = p->img;
 	const struct gt_maps *mp = &img->maps;
@@ -412,11 +428,8 @@ static void fill_input(struct gt_verdict_input *in, const struct gt_proc *p)
 	in->allocator_excess_slow = gt_image_allocator_excess_seconds(img, 0.9);
 	in->heap_refaults = gt_image_heap_refaults(img);
 	uint64_t faults = img->end.minflt + img->end.majflt;
-	if (faults)
-		in->refault_seconds =
-			in->system_seconds * (double)in->heap_refaults / (double)faults;
-	if (2 * in->heap_refaults >= faults)
-		in->refault_seconds_most = in->refault_seconds;
+	in->page_cycle_seconds = (double)page_cycle_ns / 1e9;
+	gt_verdict_price_refaults(in, faults);
 	in->env = (const char *const *)img->env;
 	in->envc = img->envc;
 }
@@ -485,10 +498,12 @@ static void tree_input(struct gt_verdict_input *in, const struct gt_summary *s)
 {
 	memset(in, 0, sizeof(*in));
 	const struct gt_proc *packiest = packiest_of(s);
+	uint64_t page_cycle_ns = run_page_cycle_ns(s);
+	in->page_cycle_seconds = (double)page_cycle_ns / 1e9;
 	for (size_t i = 0; i < s->n; i++) {
 		const struct gt_proc *p = &s->procs[i];
 		struct gt_verdict_input one;
-		fill_input(&one, p);
+		fill_input(&one, p, page_cycle_ns);
 		/* Processes that never ended contribute their wall time. */
 		in->cpu_seconds += p->basis;
 		in->tracer_seconds += one.tracer_seconds;
@@ -519,7 +534,7 @@ static void tree_input(struct gt_verdict_input *in, const struct gt_summary *s)
 		in->allocator_excess_slow += one.allocator_excess_slow;
 		in->heap_refaults += one.heap_refaults;
 		in->refault_seconds += one.refault_seconds;
-		in->refault_seconds_most += one.refault_seconds_most;
+		in->refault_point_seconds += one.refault_point_seconds;
 	}
 	/* No process ended: no CPU time is known, shares are of wall time. */
 	if (s->n && in->unended == s->n)
@@ -822,10 +837,11 @@ void gt_summary_finish(struct gt_summary *s, const struct gt_model *m)
 	const char *packer = packing_subcommand(m);
 	window_settings(s);
 	s->settings_inside = settings_inside(s);
+	uint64_t page_cycle_ns = run_page_cycle_ns(s);
 	for (size_t i = 0; i < s->n; i++) {
 		struct gt_proc *p = &s->procs[i];
 		struct gt_verdict_input in;
-		fill_input(&in, p);
+		fill_input(&in, p, page_cycle_ns);
 		in.command = p->command;
 		in.git = p->git;
 		in.packer = packer;

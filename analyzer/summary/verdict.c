@@ -305,7 +305,7 @@ static struct gt_prediction predict_allocator(const struct gt_verdict_input *in,
 	 * time holds. glibc's trimming of a churning heap made 3× the faults of
 	 * mimalloc in git blame, 12–16% of the run (docs/report.md).
 	 */
-	p.gain = fmin(1, p.gain + share(in->refault_seconds_most, basis));
+	p.gain = fmin(1, p.gain + share(in->refault_point_seconds, basis));
 	p.high = fmin(1, p.high + share(in->refault_seconds, basis));
 	if (p.gain < p.low)
 		p.gain = p.low;
@@ -338,7 +338,26 @@ static void time_inside(struct gt_verdict *v, const struct gt_verdict_input *in,
 		 100 * v->allocator.gain, 100 * v->allocator.low, 100 * v->allocator.high,
 		 allocator, refaults ? ", and the heap's pages faulted in again (below)" : "",
 		 refaults ? " and those faults" : "");
-	if (refaults)
+	if (refaults && in->page_cycle_seconds > 0)
+		EVIDENCE("%llu page faults beyond what the run needed (one for each page of the "
+			 "heap's peak, for each 64 KiB of the files mapped, and start-up's): heap "
+			 "pages %s gave back to the kernel and faulted in again%s, about %s at "
+			 "%s a refault, which an allocator that keeps freed memory saves: %d× "
+			 "what giving a page back and writing it again took at the run's "
+			 "start (%s: the kernel's part, and about as much again in the program "
+			 "refilling the page), but no more than the run's system time a fault "
+			 "(%s, all of it %s: the high end)",
+			 (unsigned long long)in->heap_refaults, allocator,
+			 any_other_allocator(in)
+				 ? ""
+				 : " (glibc trims its heap and unmaps large blocks)",
+			 gt_format_seconds(in->refault_point_seconds).text,
+			 gt_format_seconds(in->refault_point_seconds / (double)in->heap_refaults)
+				 .text,
+			 GT_REFAULT_CYCLES, gt_format_seconds(in->page_cycle_seconds).text,
+			 gt_format_seconds(in->refault_seconds / (double)in->heap_refaults).text,
+			 gt_format_seconds(in->refault_seconds).text);
+	else if (refaults)
 		EVIDENCE("%llu page faults beyond what the run needed (one for each page of the "
 			 "heap's peak, for each 64 KiB of the files mapped, and start-up's): heap "
 			 "pages %s gave back to the kernel and faulted in again%s, about %s of "
@@ -350,8 +369,8 @@ static void time_inside(struct gt_verdict *v, const struct gt_verdict_input *in,
 				 : " (glibc trims its heap and unmaps large blocks)",
 			 gt_format_seconds(in->refault_seconds).text,
 			 gt_format_seconds(in->refault_seconds / (double)in->heap_refaults).text,
-			 in->refault_seconds_most >= in->refault_seconds ? ""
-			 : in->refault_seconds_most > 0
+			 in->refault_point_seconds >= in->refault_seconds ? ""
+			 : in->refault_point_seconds > 0
 				 ? "; in the prediction only where they are most of a process's "
 				   "faults, else in its high end (the kernel's time per fault "
 				   "holds other system calls' then)"
@@ -841,6 +860,20 @@ void gt_verdict_compute(struct gt_verdict *v, const struct gt_verdict_input *in)
 		SUGGEST("run git gc (or git maintenance run --task=gc) to pack the %llu loose "
 			"objects read (not measured here); this is not a window problem",
 			(unsigned long long)in->loose_mmaps);
+}
+
+void gt_verdict_price_refaults(struct gt_verdict_input *in, uint64_t faults)
+{
+	in->refault_seconds = in->refault_point_seconds = 0;
+	if (!faults)
+		return;
+	in->refault_seconds = in->system_seconds * (double)in->heap_refaults / (double)faults;
+	if (in->page_cycle_seconds > 0)
+		in->refault_point_seconds =
+			fmin(in->refault_seconds, (double)in->heap_refaults * GT_REFAULT_CYCLES *
+							  in->page_cycle_seconds);
+	else if (2 * in->heap_refaults >= faults)
+		in->refault_point_seconds = in->refault_seconds;
 }
 
 void gt_verdict_release(struct gt_verdict *v)

@@ -38,4 +38,18 @@ GITTRACE_OUTPUT=$work/small.zst run_status "$work/small" run_traced "$preload" "
 check_eq "small: exit status" 0 "$(cat "$work/small.status")"
 "$report" --json "$work/small.zst" >"$work/small.json" || fail "small: the report failed"
 check_eq "small: no refaults" 0 "$(jq '.processes[0].heap.refaults' "$work/small.json")"
+
+# Their price: a page given back and written again, timed once per run,
+# in its root (format.h, IMAGE page_cycle_ns); the verdict says it.
+"$report" --dump "$work/trace.zst" >"$work/trace.dump" || fail "the dump failed"
+check_eq "the root measured a page cycle" true \
+	"$(grep ' IMAGE ' "$work/trace.dump" | grep -q ' page_cycle_ns=[1-9]' && echo true)"
+check_grep "the verdict prices refaults by it" "what giving a page back and writing it again took" \
+	"$work/report.json"
+GITTRACE_OUTPUT=$work/tree.zst run_traced "$preload" sh -c '/bin/true; /bin/true'
+"$report" --dump "$work/tree.zst" >"$work/tree.dump" || fail "tree: the dump failed"
+check_eq "tree: the root's image alone measured it" "root" \
+	"$(grep ' IMAGE ' "$work/tree.dump" | grep ' page_cycle_ns=[1-9]' | grep -o 'origin=[a-z]*' |
+		cut -d= -f2 | xargs)"
+check_eq "tree: its images" 3 "$(grep -c ' IMAGE ' "$work/tree.dump")"
 finish
