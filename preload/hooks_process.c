@@ -12,7 +12,6 @@
 #include "interpose.h"
 #include "lifecycle.h"
 #include "pages.h"
-#include "session.h"
 #include "stack_walk.h"
 #include "stream.h"
 #include "tls.h"
@@ -250,11 +249,14 @@ GT_EXPORT int GT_HOOK_NAME(posix_spawnp)(pid_t *pid, const char *file,
  * the user named (or, by default, write a file of its own). So environ
  * holds what the shell must inherit for the time of the call (the shell
  * gets a copy as it starts), and the program's own environment comes back
- * after, with what other threads changed in place meanwhile (setenv of a
- * variable that exists, unsetenv). A thread that reads the environment
- * meanwhile sees the run's entries as well; one that adds a variable moves
- * environ to a new array, which keeps the run's entries, and their pages
- * stay allocated.
+ * after. A thread that reads the environment meanwhile sees the run's
+ * entries as well; one that adds a variable moves environ to a new array,
+ * which keeps the run's entries, and their pages stay allocated; one that
+ * changes a variable in place (setenv of one that exists, unsetenv) loses
+ * that change when the program's array comes back (README, "Not
+ * handled"). Copying such changes back was tried: a variable the program
+ * set that only the run's entries held then outgrew the program's array,
+ * and glibc's lock on the environment is not ours to take.
  */
 struct environ_swap {
 	char **own;	     /* the program's environ; NULL: left alone */
@@ -271,52 +273,11 @@ static void swap_environ_in(struct environ_swap *s)
 	environ = (char **)s->ours.env;
 }
 
-/* Whether entry is one the tracer wrote into ours (not the program's). */
-static int run_entry(const struct environ_swap *s, const char *entry)
-{
-	if (entry == gt_session_env())
-		return 1;
-	const char *pages = s->ours.pages;
-	return pages && entry >= pages && entry < pages + s->ours.pages_len;
-}
-
-/* own's entry that starts with name, or NULL. */
-static char *own_entry(char **own, const char *name)
-{
-	size_t len = strlen(name);
-	for (; *own; own++)
-		if (!strncmp(*own, name, len))
-			return *own;
-	return NULL;
-}
-
 static void swap_environ_out(const struct environ_swap *s)
 {
 	if (!s->own || environ != s->ours.env)
 		return; /* nothing swapped, or the program set an environment since */
-	/*
-	 * Another thread may have changed entries in place meanwhile (setenv
-	 * of a variable that exists, unsetenv, putenv): glibc does that in
-	 * the array environ points at, ours. Those changes are the program's:
-	 * they go back into its own array (which they cannot outgrow: adding
-	 * a variable moves environ to a new array, kept above), the run's
-	 * entries swapped back for the program's originals or dropped.
-	 */
-	char **own = s->own, **ours = (char **)s->ours.env;
-	char *own_preload = own_entry(own, "LD_PRELOAD=");
-	char *own_session = own_entry(own, "GITTRACE_SESSION=");
-	size_t n = 0;
-	for (size_t i = 0; ours[i]; i++) {
-		char *e = ours[i];
-		if (run_entry(s, e)) {
-			e = e == gt_session_env() ? own_session : own_preload;
-			if (!e)
-				continue; /* added for the call, not the program's */
-		}
-		own[n++] = e;
-	}
-	own[n] = NULL;
-	environ = own;
+	environ = s->own;
 	new_env_out(&s->ours);
 }
 

@@ -3,10 +3,7 @@
 # with its internal posix_spawn, past the exec and spawn hooks; without the
 # system, popen and wordexp hooks (hooks_process.c) each shell took itself
 # for a new run and truncated the file GITTRACE_OUTPUT named, or, unnamed,
-# wrote one file of its own. Those hooks hand the shell the run's
-# environment for the time of the call: what another thread changes in
-# place meanwhile (setenv of a variable that exists, unsetenv) stays the
-# program's, as untraced (the program prints it); it was undone.
+# wrote one file of its own.
 #
 # usage: bash shell_out.sh PRELOAD REPORT SHELL_OUT WORKDIR
 . "$(dirname "$0")/../lib.sh"
