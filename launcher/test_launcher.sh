@@ -216,7 +216,7 @@ refused="out.fifo out.link out.dir"
 for o in $refused; do
 	run "$gittrace" --no-report -o "$o" -- true 2>refused.err
 	check_eq "-o $o: refused" 2 "$st"
-	grep -q "is not a regular file" refused.err || fail "-o $o: $(cat refused.err)"
+	grep -q "is a symbolic link or not a regular file" refused.err || fail "-o $o: $(cat refused.err)"
 done
 [ -p out.fifo ] && [ -L out.link ] && [ -d out.dir ] && { [ ! -e out.dev ] || [ -c out.dev ]; } ||
 	fail "-o: a file refused was changed"

@@ -15,23 +15,58 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+/* Looks up the real functions, unless a sanitizer's runtime may be starting (interpose.h). */
+static void resolve_unless_starting(void)
+{
+	if (!gt_sanitizer_starting())
+		gt_resolve_real();
+}
+
+/*
+ * Memory before the real functions are known: the arena's, in whole units
+ * of align (pvalloc's pages). Full while a sanitizer's runtime may be
+ * starting, the runtime has started: the real functions are looked up, and
+ * the caller takes them if they are there.
+ */
+static void *early_alloc(size_t size, size_t align)
+{
+	void *p = NULL;
+	if (align <= 1 || size % align == 0)
+		p = gt_arena_alloc(size, align);
+	else if (size <= SIZE_MAX - align)
+		p = gt_arena_alloc(size + align - size % align, align);
+	if (!p && gt_sanitizer_starting())
+		gt_resolve_real();
+	return p;
+}
+
+/* The real call if its function is known (real), else early memory; real after a full arena. */
+#define GT_REAL_OR_EARLY(real, call, size, align)                                                  \
+	do {                                                                                       \
+		if (!(real))                                                                       \
+			resolve_unless_starting();                                                 \
+		if (!(real)) {                                                                     \
+			void *early_ = early_alloc(size, align);                                   \
+			if (early_ || !(real))                                                     \
+				return early_;                                                     \
+		}                                                                                  \
+		return call;                                                                       \
+	} while (0)
 
 static void *untraced_malloc(size_t size)
 {
-	if (!gt_real_malloc)
-		gt_resolve_real();
-	return gt_real_malloc ? gt_real_malloc(size) : gt_arena_alloc(size, 0);
+	GT_REAL_OR_EARLY(gt_real_malloc, gt_real_malloc(size), size, 0);
 }
 
 static void *untraced_calloc(size_t nmemb, size_t size)
 {
 	if (!gt_real_calloc)
-		gt_resolve_real();
-	if (gt_real_calloc)
-		return gt_real_calloc(nmemb, size);
-	if (size && nmemb > SIZE_MAX / size)
+		resolve_unless_starting();
+	if (!gt_real_calloc && size && nmemb > SIZE_MAX / size)
 		return NULL;
-	return gt_arena_alloc(nmemb * size, 0);
+	GT_REAL_OR_EARLY(gt_real_calloc, gt_real_calloc(nmemb, size), nmemb * size, 0);
 }
 
 /* realloc of arena memory: move it into real memory, never free it. */
@@ -52,9 +87,7 @@ static void *realloc_from_arena(void *ptr, size_t size)
  */
 static void *untraced_realloc(void *ptr, size_t size)
 {
-	if (!gt_real_realloc)
-		gt_resolve_real();
-	return gt_real_realloc ? gt_real_realloc(ptr, size) : gt_arena_alloc(size, 0);
+	GT_REAL_OR_EARLY(gt_real_realloc, gt_real_realloc(ptr, size), size, 0);
 }
 
 GT_EXPORT void *GT_HOOK_NAME(malloc)(size_t size)
@@ -161,7 +194,7 @@ GT_EXPORT void GT_HOOK_NAME(free)(void *ptr)
 		return; /* bootstrap memory is never returned */
 	if (gt_called_by_unwinder(__builtin_return_address(0)) || !gt_enter_call()) {
 		if (!gt_real_free)
-			gt_resolve_real();
+			resolve_unless_starting();
 		if (gt_real_free)
 			gt_real_free(ptr);
 		return;
@@ -180,7 +213,14 @@ GT_EXPORT int GT_HOOK_NAME(posix_memalign)(void **memptr, size_t alignment, size
 {
 	if (!gt_enter_call()) {
 		if (!gt_real_posix_memalign)
-			gt_resolve_real();
+			resolve_unless_starting();
+		if (!gt_real_posix_memalign) {
+			void *early = early_alloc(size, alignment);
+			if (early || !gt_real_posix_memalign) {
+				*memptr = early ? early : *memptr;
+				return early ? 0 : ENOMEM;
+			}
+		}
 		return gt_real_posix_memalign(memptr, alignment, size);
 	}
 	int timed = gt_stream_begin_call(GT_FN_POSIX_MEMALIGN);
@@ -198,17 +238,15 @@ GT_EXPORT int GT_HOOK_NAME(posix_memalign)(void **memptr, size_t alignment, size
 }
 
 /*
- * aligned_alloc, memalign, valloc and pvalloc share one shape; the recorded
- * arguments (the trailing macro arguments) may name the result r.
+ * aligned_alloc, memalign, valloc and pvalloc share one shape: align is the
+ * alignment early memory gets; the recorded arguments (the trailing macro
+ * arguments) may name the result r.
  */
-#define GT_ALIGNED_HOOK(name, params, call_args, ...)                                              \
+#define GT_ALIGNED_HOOK(name, params, call_args, align, ...)                                       \
 	GT_EXPORT void *GT_HOOK_NAME(name) params                                                  \
 	{                                                                                          \
-		if (!gt_enter_call()) {                                                            \
-			if (!gt_real_##name)                                                       \
-				gt_resolve_real();                                                 \
-			return gt_real_##name call_args;                                           \
-		}                                                                                  \
+		if (!gt_enter_call())                                                              \
+			GT_REAL_OR_EARLY(gt_real_##name, gt_real_##name call_args, size, align);   \
 		int timed = gt_stream_begin_call((enum gt_fn)gt_fn_of_##name);                     \
 		uint64_t t0 = GT_TIMED_BEGIN(timed);                                               \
 		gt_real_begin();                                                                   \
@@ -221,9 +259,9 @@ GT_EXPORT int GT_HOOK_NAME(posix_memalign)(void **memptr, size_t alignment, size
 		return r;                                                                          \
 	}
 
-GT_ALIGNED_HOOK(aligned_alloc, (size_t alignment, size_t size), (alignment, size), alignment, size,
-		GT_U(r))
-GT_ALIGNED_HOOK(memalign, (size_t alignment, size_t size), (alignment, size), alignment, size,
-		GT_U(r))
-GT_ALIGNED_HOOK(valloc, (size_t size), (size), size, GT_U(r))
-GT_ALIGNED_HOOK(pvalloc, (size_t size), (size), size, GT_U(r))
+GT_ALIGNED_HOOK(aligned_alloc, (size_t alignment, size_t size), (alignment, size), alignment,
+		alignment, size, GT_U(r))
+GT_ALIGNED_HOOK(memalign, (size_t alignment, size_t size), (alignment, size), alignment, alignment,
+		size, GT_U(r))
+GT_ALIGNED_HOOK(valloc, (size_t size), (size), (size_t)sysconf(_SC_PAGESIZE), size, GT_U(r))
+GT_ALIGNED_HOOK(pvalloc, (size_t size), (size), (size_t)sysconf(_SC_PAGESIZE), size, GT_U(r))

@@ -41,9 +41,9 @@ typedef off_t off64_t;
 /*
  * Looks up every real function (interpose_*.c). Safe to call from any hook,
  * any number of times: the first call resolves; calls made while dlsym runs
- * (it may allocate), or while a sanitizer's runtime starts
- * (gt_sanitizer_starting), see NULL pointers and are served by the arena
- * (bootstrap.h).
+ * (it may allocate) see NULL pointers and are served by the arena
+ * (bootstrap.h). Not from the malloc family's hooks while a sanitizer's
+ * runtime starts (gt_sanitizer_starting).
  */
 void gt_resolve_real(void);
 
@@ -77,12 +77,18 @@ void *(*gt_realloc_in_front(void))(void *, size_t);
 const char *gt_sanitizer_runtime(void);
 
 /*
- * Whether such a runtime is still starting: before libgittrace's
- * constructors, it runs from the program's preinit functions, and its
+ * Whether such a runtime may still be starting. It starts in the program's
+ * preinit functions, before any library's constructor, and its
  * interceptors of libc (sigfillset, open, write) have no real function to
- * call yet. dlsym's failed lookups there allocate (through our hooks):
- * gt_resolve_real then leaves the arena to serve them, and tracing must not
- * start (lifecycle.c).
+ * call yet, nor does its malloc work: its dlsym's failed lookups allocate
+ * through our hooks, which must not look up the real functions then, and
+ * the arena serves them (hooks_alloc.c); tracing must not start either
+ * (lifecycle.c). Which call ends its start is not known: until our
+ * constructor or the first lookup, which any hook but the malloc family's
+ * makes (the runtime makes none of those calls through us), and which the
+ * malloc family's makes once the arena is full (the runtime's start takes
+ * a few hundred bytes; the constructors of the program's libraries, run
+ * before ours, may take more).
  */
 int gt_sanitizer_starting(void);
 

@@ -152,18 +152,17 @@ __attribute__((constructor)) static void note_constructed(void)
 	__atomic_store_n(&constructed, 1, __ATOMIC_RELEASE);
 }
 
-int gt_sanitizer_starting(void)
-{
-	return !__atomic_load_n(&constructed, __ATOMIC_ACQUIRE) && gt_sanitizer_runtime();
-}
-
 /* 0: not yet, 1: a thread is resolving, 2: done. */
 static int resolve_state;
 
+int gt_sanitizer_starting(void)
+{
+	return !__atomic_load_n(&constructed, __ATOMIC_ACQUIRE) &&
+	       __atomic_load_n(&resolve_state, __ATOMIC_ACQUIRE) == 0 && gt_sanitizer_runtime();
+}
+
 void gt_resolve_real(void)
 {
-	if (gt_sanitizer_starting())
-		return; /* the arena serves: see interpose.h */
 	int expected = 0;
 	if (!__atomic_compare_exchange_n(&resolve_state, &expected, 1, 0, __ATOMIC_ACQ_REL,
 					 __ATOMIC_ACQUIRE))

@@ -5,9 +5,11 @@
 # through our hooks, which called sigfillset, whose interceptor had no
 # real function yet. ASan refuses to start unless its runtime comes
 # first; the launcher tells it not to check (verify_asan_link_order=0),
-# and with that it ran into the same crash. Each case checks the program's
-# output (a line from a shell it runs too), status and stderr against its
-# run untraced.
+# and with that it ran into the same crash. The program's library
+# allocates 400 KiB in its constructor, run before the preload's: the
+# bootstrap arena that serves the runtime's start ran out there, and
+# malloc failed. Each case checks the program's output (a line from a
+# shell it runs too), status and stderr against its run untraced.
 #
 # usage: bash sanitizers.sh PRELOAD REPORT LAUNCHER ASAN_PROGRAM TSAN_PROGRAM WORKDIR
 . "$(dirname "$0")/../lib.sh"

@@ -1,8 +1,9 @@
 /*
  * sanitized: a program built with a sanitizer's runtime as a library (gcc's
  * -fsanitize=address or thread), which the preload must leave alone: it
- * allocates on two threads, runs a shell, and prints what it did. Its
- * output and status are the same traced or not, or the tracer harmed it.
+ * allocates on two threads, runs a shell, and prints what it did, and
+ * what its library's constructor allocated (sanitized_lib.c). Its output
+ * and status are the same traced or not, or the tracer harmed it.
  *
  * usage: sanitized
  */
@@ -12,6 +13,8 @@
 #include <string.h>
 
 #define BLOCKS 1000
+
+int sanitized_lib_sum(void);
 
 /* Allocates and frees BLOCKS blocks; returns the sum of their first bytes. */
 static void *churn(void *arg)
@@ -37,7 +40,7 @@ int main(void)
 		return 2;
 	churn(&main_sum);
 	pthread_join(t, NULL);
-	printf("sums %lu %lu\n", main_sum, thread_sum);
+	printf("sums %lu %lu, the library's %d\n", main_sum, thread_sum, sanitized_lib_sum());
 	fflush(stdout);
 	return system("echo child ran") == 0 ? 0 : 3;
 }
