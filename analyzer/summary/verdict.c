@@ -338,45 +338,47 @@ static void time_inside(struct gt_verdict *v, const struct gt_verdict_input *in,
 		 100 * v->allocator.gain, 100 * v->allocator.low, 100 * v->allocator.high,
 		 allocator, refaults ? ", and the heap's pages faulted in again (below)" : "",
 		 refaults ? " and those faults" : "");
-	if (refaults && in->page_cycle_seconds > 0)
-		EVIDENCE("%llu page faults beyond what the run needed (one for each page of the "
+	if (refaults) {
+		char faults[320];
+		snprintf(faults, sizeof(faults),
+			 "%llu page faults beyond what the run needed (one for each page of the "
 			 "heap's peak, for each 64 KiB of the files mapped, and start-up's): heap "
-			 "pages %s gave back to the kernel and faulted in again%s, about %s at "
-			 "%s a refault, which an allocator that keeps freed memory saves: %d× "
-			 "what giving a page back and writing it again took at the run's "
-			 "start (%s: the kernel's part, and about as much again in the program "
-			 "refilling the page), but no more than the run's system time a fault "
-			 "(%s, all of it %s: the high end)",
+			 "pages %s gave back to the kernel and faulted in again%s",
 			 (unsigned long long)in->heap_refaults, allocator,
 			 any_other_allocator(in)
 				 ? ""
-				 : " (glibc trims its heap and unmaps large blocks)",
-			 gt_format_seconds(in->refault_point_seconds).text,
-			 gt_format_seconds(in->refault_point_seconds / (double)in->heap_refaults)
-				 .text,
-			 GT_REFAULT_CYCLES, gt_format_seconds(in->page_cycle_seconds).text,
-			 gt_format_seconds(in->refault_seconds / (double)in->heap_refaults).text,
-			 gt_format_seconds(in->refault_seconds).text);
-	else if (refaults)
-		EVIDENCE("%llu page faults beyond what the run needed (one for each page of the "
-			 "heap's peak, for each 64 KiB of the files mapped, and start-up's): heap "
-			 "pages %s gave back to the kernel and faulted in again%s, about %s of "
-			 "kernel time at this run's %s a fault, which an allocator that keeps "
-			 "freed memory saves%s",
-			 (unsigned long long)in->heap_refaults, allocator,
-			 any_other_allocator(in)
-				 ? ""
-				 : " (glibc trims its heap and unmaps large blocks)",
-			 gt_format_seconds(in->refault_seconds).text,
-			 gt_format_seconds(in->refault_seconds / (double)in->heap_refaults).text,
-			 in->refault_point_seconds >= in->refault_seconds ? ""
-			 : in->refault_point_seconds > 0
-				 ? "; in the prediction only where they are most of a process's "
-				   "faults, else in its high end (the kernel's time per fault "
-				   "holds other system calls' then)"
-				 : "; in the prediction's high end only: they are less than half "
-				   "of the faults, and the kernel's time per fault holds other "
-				   "system calls' (file reads and writes) too");
+				 : " (glibc trims its heap and unmaps large blocks)");
+		double per_fault = in->refault_seconds / (double)in->heap_refaults;
+		if (in->page_cycle_seconds > 0)
+			EVIDENCE("%s, about %s at %s a refault, which an allocator that keeps "
+				 "freed memory saves: %d× what giving a page back and writing it "
+				 "again took at the run's start (%s: the kernel's part, and about "
+				 "as "
+				 "much again in the program refilling the page), but no more than "
+				 "the run's system time a fault (%s, all of it %s: the high end)",
+				 faults, gt_format_seconds(in->refault_point_seconds).text,
+				 gt_format_seconds(in->refault_point_seconds /
+						   (double)in->heap_refaults)
+					 .text,
+				 GT_REFAULT_CYCLES, gt_format_seconds(in->page_cycle_seconds).text,
+				 gt_format_seconds(per_fault).text,
+				 gt_format_seconds(in->refault_seconds).text);
+		else
+			EVIDENCE(
+				"%s, about %s of kernel time at this run's %s a fault, which an "
+				"allocator that keeps freed memory saves%s",
+				faults, gt_format_seconds(in->refault_seconds).text,
+				gt_format_seconds(per_fault).text,
+				in->refault_point_seconds >= in->refault_seconds ? ""
+				: in->refault_point_seconds > 0
+					? "; in the prediction only where they are most of a "
+					  "process's faults, else in its high end (the kernel's "
+					  "time per fault holds other system calls' then)"
+					: "; in the prediction's high end only: they are less than "
+					  "half of the faults, and the kernel's time per fault "
+					  "holds "
+					  "other system calls' (file reads and writes) too");
+	}
 	EVIDENCE("%.1f%% of %s inside the malloc family (%s): time inside, an estimate of "
 		 "what the allocator costs, not a bound on what another one saves",
 		 100 * v->allocator_share, of, gt_format_seconds(in->allocator_seconds).text);
