@@ -323,7 +323,7 @@ void gt_window_advise(struct gt_window_advice *a, const struct gt_window_sim *s,
 	gt_git_size(a->limit_value, sizeof(a->limit_value), a->limit);
 	snprintf(a->git_config, sizeof(a->git_config), "-c core.packedGitLimit=%s%s%s",
 		 a->limit_value, window ? " -c core.packedGitWindowSize=" : "", a->window_value);
-	a->many_windows = window && a->limit / window >= GT_WINDOW_SEARCH_MANY;
+	a->many_windows = window && a->limit / window >= GT_WINDOW_ADVICE_MANY;
 }
 
 void gt_window_advice_describe(char *buf, size_t size, const struct gt_window_advice *a)

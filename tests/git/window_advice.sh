@@ -89,7 +89,7 @@ check_grep "tiny: text report's window advice" "^  window advice: raise core.pac
 	"$work/tiny.txt"
 "$report" --html "$work/tiny.html" "$work/tiny.zst" || fail "tiny: the HTML report failed"
 check_eq "tiny: the HTML page names the advice" 1 \
-	"$(grep -c -F "git ${config}" "$work/tiny.html")"
+	"$(grep -c -F "git ${config}</td>" "$work/tiny.html")"
 
 # Several packs, git's default window (each pack mapped whole), a limit
 # below their sum: packs evict each other.
