@@ -125,16 +125,22 @@ check_eq "Ctrl-C: the script that ran gittrace stopped" 0 "$(grep -c "went on" i
 # file's lock), says so, and reports all of the run. The background job
 # waits on a fifo, which this script opens once gittrace says it waits.
 mkfifo gate
+# await_wait NAME FILE PATTERN: until gittrace ($pid) says in FILE that it
+# waits (PATTERN); if it ends first, lets the job waiting on the gate end
+# and fails.
+await_wait() {
+	until grep -q "$3" "$2"; do
+		kill -0 "$pid" 2>/dev/null || {
+			echo go >gate
+			fail "$1: gittrace reported without waiting"
+		}
+		sleep 0.05
+	done
+}
 "$gittrace" --stdout --json -- sh -c '(read x <gate; echo left running) & echo ready' \
 	>left.out 2>left.err &
 pid=$!
-until grep -q "waiting for the processes the command left running" left.err; do
-	kill -0 "$pid" 2>/dev/null || {
-		echo go >gate # lets the job end
-		fail "left running: gittrace reported without waiting"
-	}
-	sleep 0.05
-done
+await_wait "left running" left.err "waiting for the processes the command left running"
 echo go >gate
 run wait "$pid"
 check_eq "left running: status" 0 "$st"
@@ -147,13 +153,7 @@ check_eq "left running: the report holds both, complete" "sh:true sh:true" \
 "$gittrace" --stdout --json -- sh -c '(read x <gate; echo left running) & echo ready' \
 	>usr1.out 2>usr1.err &
 pid=$!
-until grep -q "waiting for the processes" usr1.err; do
-	kill -0 "$pid" 2>/dev/null || {
-		echo go >gate
-		fail "USR1: gittrace reported without waiting"
-	}
-	sleep 0.05
-done
+await_wait USR1 usr1.err "waiting for the processes"
 grep -q "kill -USR1 $pid" usr1.err || {
 	echo go >gate
 	fail "USR1: the note does not say how to stop waiting: $(cat usr1.err)"
@@ -173,13 +173,8 @@ echo go >gate
 "$gittrace" --stdout --json -- sh -c '(exec env -u LD_PRELOAD sh -c "read x <gate") & echo ready' \
 	>untraced.out 2>untraced.err &
 pid=$!
-until grep -q "waiting for the processes the command left running: [0-9]* sh" untraced.err; do
-	kill -0 "$pid" 2>/dev/null || {
-		echo go >gate
-		fail "left running untraced: gittrace reported without waiting"
-	}
-	sleep 0.05
-done
+await_wait "left running untraced" untraced.err \
+	"waiting for the processes the command left running: [0-9]* sh"
 echo go >gate
 run wait "$pid"
 check_eq "left running untraced: status" 0 "$st"
