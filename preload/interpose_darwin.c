@@ -109,7 +109,7 @@ void *(*gt_realloc_in_front(void))(void *, size_t)
 	return NULL;
 }
 
-/* Not known on macOS: its sanitizers interpose through dyld, as we do. */
+/* Not looked for on macOS: no sanitized program was tried there. */
 const char *gt_sanitizer_runtime(void)
 {
 	return NULL;
