@@ -379,6 +379,7 @@ void gt_report_json(FILE *out, const struct gt_summary *s, size_t top)
 	gt_json_kv_uint(&j, "events", gt_model_events(s->m));
 	gt_json_kv_uint(&j, "blocks", gt_model_blocks(s->m));
 	gt_json_kv_uint(&j, "unknown_records", gt_model_unknown_records(s->m));
+	gt_json_kv_uint(&j, "untraced_execs", s->untraced_execs);
 	gt_json_key(&j, "stripped_modules");
 	gt_json_begin_array(&j);
 	for (size_t i = 0; i < s->nstripped; i++)

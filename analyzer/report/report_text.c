@@ -495,6 +495,16 @@ void gt_report_text(FILE *out, const struct gt_summary *s, size_t top, size_t pr
 		snprintf(note, sizeof(note), "%s stripped: %s", buf, gt_stripped_advice);
 		wrap(out, "note: ", 6, note);
 	}
+	if (s->untraced_execs) {
+		char note[512];
+		snprintf(note, sizeof(note),
+			 "%zu program%s exec'd by traced processes ran untraced (a setuid or "
+			 "static program, one with a sanitizer's runtime, or one whose tracer "
+			 "could not start: see its warning): %s calls are not in the trace",
+			 s->untraced_execs, s->untraced_execs == 1 ? "" : "s",
+			 s->untraced_execs == 1 ? "its" : "their");
+		wrap(out, "note: ", 6, note);
+	}
 	tree(out, s, shown);
 	/*
 	 * A process that made no hooked call (a child forked only to exec,

@@ -836,6 +836,12 @@ void gt_summary_finish(struct gt_summary *s, const struct gt_model *m)
 	commands(s, m);
 	const char *packer = packing_subcommand(m);
 	window_settings(s);
+	/* A trace cut short may lack the images that followed an exec. */
+	if (gt_model_complete(m)) {
+		long *parent = gt_summary_parents(s);
+		s->untraced_execs = gt_summary_untraced_execs(s, parent);
+		free(parent);
+	}
 	s->settings_inside = settings_inside(s);
 	uint64_t page_cycle_ns = run_page_cycle_ns(s);
 	for (size_t i = 0; i < s->n; i++) {

@@ -164,6 +164,12 @@ struct gt_summary {
 	const char *command, *git;
 	const char *const *stripped;
 	size_t nstripped;
+	/*
+	 * Images that ended by an exec whose program never joined the trace
+	 * (gt_summary_untraced_execs): a setuid program, a static one, one
+	 * with a sanitizer's runtime, one whose tracer could not start.
+	 */
+	size_t untraced_execs;
 	struct gt_site_frames *site_frames; /* uthash by key */
 	gt_proc_stacks_hook *stacks_hook;   /* gt_summary_on_stacks */
 	void *stacks_ctx;

@@ -134,6 +134,21 @@ long *gt_summary_parents(const struct gt_summary *s)
 	return parent;
 }
 
+size_t gt_summary_untraced_execs(const struct gt_summary *s, const long *parent)
+{
+	char *followed = gt_xcalloc(s->n ? s->n : 1, 1);
+	for (size_t i = 0; i < s->n; i++)
+		if (s->procs[i].img->origin == GT_ORIGIN_EXEC && parent[i] >= 0)
+			followed[parent[i]] = 1;
+	size_t n = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct gt_image *img = s->procs[i].img;
+		n += img->ended && img->end.reason == GT_END_EXEC && !followed[i];
+	}
+	free(followed);
+	return n;
+}
+
 size_t *gt_summary_by_start(const struct gt_summary *s)
 {
 	struct started *starts = gt_xcalloc(s->n ? s->n : 1, sizeof(*starts));

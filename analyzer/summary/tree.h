@@ -16,6 +16,12 @@
  */
 long *gt_summary_parents(const struct gt_summary *s);
 
+/*
+ * How many processes ended by an exec (END reason exec) that no image
+ * followed, given gt_summary_parents: the program they exec'd ran untraced.
+ */
+size_t gt_summary_untraced_execs(const struct gt_summary *s, const long *parent);
+
 /* The indexes of s->procs in the order the processes started (parents
  * first): an array of s->n the caller frees. */
 size_t *gt_summary_by_start(const struct gt_summary *s);

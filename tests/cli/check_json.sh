@@ -12,6 +12,8 @@ check() {
 }
 check '.gittrace_report == 1'
 check '.trace.complete == true and .trace.events == 71 and .trace.unknown_records == 1'
+# pack-objects, exec'd by pid 101's image: that exec was followed.
+check '.trace.untraced_execs == 0'
 check '.processes | length == 3'
 # Heaviest (CPU) first: root 1 s, fork 0.2 s, exec 0.1 s.
 check '[.processes[].argv[1]] == ["log", "log", "pack-objects"]'
