@@ -8,17 +8,12 @@
  * "real" pointers are simply those functions.
  *
  * Every hook of hooks.def has its real-function pointer here, so the
- * shared hooks_*.c link on macOS as they do on Linux:
- *   - functions macOS has are interposed and point at the system's;
- *   - execvpe, which macOS lacks but the execvp hook calls (to pass the
- *     run's environment on), is a PATH search with that environment;
- *   - the rest macOS lacks (memalign, pvalloc, reallocarray, mmap64,
- *     mremap, fexecve, glibc's __libc_start_main, pipe2, prctl: see each
- *     below)
- *     stay NULL and are not interposed: nothing on macOS calls them, so
- *     their hooks are never reached. read and close need no steering: the
- *     pipe that hooks_fd.c keeps off the program's descriptors is libunwind
- *     1.6's on Linux, and hooks_fd.c is not built here.
+ * shared hooks_*.c link on macOS as they do on Linux: those macOS has
+ * point at the system's functions and are interposed (GT_DARWIN_HOOKS,
+ * whose comment says why each other one is not); execvpe, which macOS
+ * lacks but the execvp hook calls (to pass the run's environment on), is
+ * a PATH search with that environment; the rest stay NULL, their hooks
+ * never reached.
  */
 #include "interpose.h"
 #include "tracer.h"
@@ -36,14 +31,20 @@ extern char **environ;
 #include "hooks.def"
 
 /*
- * The hooks interposed on macOS: the system has each of them. Left out:
- * memalign, pvalloc and reallocarray (glibc's, not in macOS's libc),
- * mmap64 and mremap (Linux), fexecve (not in macOS), __libc_start_main
- * (glibc's start-up; on macOS main's return reaches the interposed exit),
- * system, popen and wordexp (macOS's reach the interposed posix_spawn or
- * exec functions), pipe2,
- * read and close (hooks_fd.c, Linux only), prctl (hooks_sandbox.c, Linux
- * only).
+ * The hooks interposed on macOS: the system has each of them. Every other
+ * hook of hooks.def is left out:
+ *   - memalign, pvalloc, reallocarray, quick_exit and __libc_start_main:
+ *     glibc's (on macOS main's return reaches the interposed exit);
+ *   - mmap64, mremap, execveat and clone: Linux's; fexecve: not in macOS;
+ *   - execvpe: the stand-in below, which calls the interposed execvp;
+ *   - system, popen and wordexp: macOS's reach the interposed posix_spawn
+ *     or exec functions;
+ *   - the files CMakeLists.txt builds on Linux alone: pipe2, read, close,
+ *     fcntl, fcntl64, dup, dup2, dup3 and ioctl (hooks_fd.c: libunwind's
+ *     pipe), prctl (hooks_sandbox.c) and syscall (hooks_syscall.c:
+ *     seccomp), fork (hooks_fork.c: pthread_atfork serves), sigaction and
+ *     signal (hooks_signal.c: the trace is not written from a signal that
+ *     ends the program).
  */
 #define GT_DARWIN_HOOKS(X)                                                                         \
 	X(malloc)                                                                                  \
