@@ -49,6 +49,7 @@ trap 'rm -rf "$work"' EXIT
 export GITTRACE_DEBUG_CACHE=$work/debug-cache
 
 modes=(plain counting stacks heaptrack)
+run=() # the words mode_command sets
 if [ -n "$repo" ]; then
 	commands=("log --raw --all" "pack-objects --revs --all --stdout")
 else
@@ -56,6 +57,18 @@ else
 	repo=$work/demo
 	commands=("repack -adf" "log --raw")
 fi
+
+# mode_command MODE OUT: sets run to the words that start a command in MODE,
+# its trace written to OUT.
+mode_command() {
+	case $1 in
+	plain) run=() ;;
+	counting) run=(env GITTRACE_OUTPUT="$2" GITTRACE_STACK_DEPTH=0 LD_PRELOAD="$preload") ;;
+	stacks) run=(env GITTRACE_OUTPUT="$2" LD_PRELOAD="$preload") ;;
+	heaptrack) run=(heaptrack -o "$2") ;;
+	raw) run=(heaptrack --raw -o "$2") ;; # the analysis's first half left out
+	esac
+}
 
 # run_one MODE CMD OUT: runs git CMD in MODE, stdin and stdout /dev/null;
 # prints wall and CPU (user + system) seconds. The repack runs on a fresh
@@ -68,16 +81,9 @@ run_one() {
 		dir=$work/copy
 	fi
 	rm -f "$out" "$out".*
-	local -a run=(git -C "$dir")
-	case $mode in
-	plain) ;;
-	counting) run=(env GITTRACE_OUTPUT="$out" GITTRACE_STACK_DEPTH=0 LD_PRELOAD="$preload" "${run[@]}") ;;
-	stacks) run=(env GITTRACE_OUTPUT="$out" LD_PRELOAD="$preload" "${run[@]}") ;;
-	heaptrack) run=(heaptrack -o "$out" "${run[@]}") ;;
-	raw) run=(heaptrack --raw -o "$out" "${run[@]}") ;; # the analysis's first half left out
-	esac
+	mode_command "$mode" "$out"
 	# shellcheck disable=SC2086 # cmd holds whole words
-	/usr/bin/time -o "$work/time" -f '%e %U %S' "${run[@]}" $cmd </dev/null >/dev/null 2>&1
+	/usr/bin/time -o "$work/time" -f '%e %U %S' "${run[@]}" git -C "$dir" $cmd </dev/null >/dev/null 2>&1
 	awk '{ printf "%s %.2f\n", $1, $2 + $3 }' "$work/time"
 }
 
@@ -162,6 +168,76 @@ for cmd in "${commands[@]}"; do
 			awk '{ printf "%.2f ", $2 / $5 }')"
 	done
 done
+echo
+
+# A short command started many times: what tracing adds to each process's
+# start and end, which a long command hides. git spawns processes by the
+# dozen (a rebase, a test suite): as the run's first process (it also times
+# the page cycle and truncates the trace file), and as a child of a traced
+# shell. short_round MODE CHILDREN: the wall seconds of $short_runs runs.
+short_cmd="rev-parse HEAD" short_runs=20
+short_round() {
+	local mode=$1 out=$work/short.$1 i t0
+	(
+		# Exported, not through env(1): its exec would count as tracing's.
+		case $mode in
+		counting) export GITTRACE_OUTPUT=$out GITTRACE_STACK_DEPTH=0 LD_PRELOAD=$preload ;;
+		stacks) export GITTRACE_OUTPUT=$out LD_PRELOAD=$preload ;;
+		esac
+		t0=$EPOCHREALTIME
+		if [ "$2" = children ]; then
+			# shellcheck disable=SC2016 # expanded by the traced shell
+			sh -c 'i=0; while [ $i -lt "$1" ]; do git -C "$2" $3 || exit; i=$((i + 1)); done' \
+				sh "$short_runs" "$repo" "$short_cmd" </dev/null >/dev/null 2>&1
+		elif [ "$mode" = heaptrack ]; then
+			for ((i = 0; i < short_runs; i++)); do
+				# shellcheck disable=SC2086 # short_cmd holds whole words
+				heaptrack -o "$out" git -C "$repo" $short_cmd </dev/null >/dev/null 2>&1
+			done
+		else
+			for ((i = 0; i < short_runs; i++)); do
+				# shellcheck disable=SC2086 # short_cmd holds whole words
+				git -C "$repo" $short_cmd </dev/null >/dev/null 2>&1
+			done
+		fi
+		awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { print b - a }'
+	)
+}
+short_modes=(plain counting stacks heaptrack)
+for ((round = 0; round < rounds; round++)); do
+	for ((m = 0; m < ${#short_modes[@]}; m++)); do
+		mode=${short_modes[$(((m + round) % ${#short_modes[@]}))]}
+		short_round "$mode" roots >>"$work/short.roots.$mode"
+		# heaptrack follows the first process alone: the shell
+		[ "$mode" = heaptrack ] || short_round "$mode" children >>"$work/short.children.$mode"
+	done
+done
+# short_ms KIND MODE: ms per process (median over rounds) and, traced, the
+# median of the rounds' differences from plain.
+short_ms() {
+	local per
+	per=$(median <"$work/short.$1.$2" | awk -v n="$short_runs" '{ printf "%.2f", $1 * 1000 / n }')
+	if [ "$2" = plain ]; then
+		echo "$per ms"
+	else
+		echo "$per ms (+$(paste -d' ' "$work/short.$1.$2" "$work/short.$1.plain" |
+			awk -v n="$short_runs" '{ print ($1 - $2) * 1000 / n }' | median | xargs printf '%.2f') ms)"
+	fi
+}
+echo "## A short command: what tracing adds to each process"
+echo
+echo "\`git $short_cmd\`, $short_runs runs in a row per mode and round, modes rotated; wall ms per"
+echo "run (the median over rounds), and in brackets what tracing added (the median of the"
+echo "rounds' differences from plain git). \"run's first process\": each run is a root, which"
+echo "also times the page cycle once (docs/report.md, heap refaults) and truncates the trace"
+echo "file. \"child of a traced shell\": \`sh -c\` runs the $short_runs in one traced run,"
+echo "as git's own commands run their children; the shell's own start is in every mode's"
+echo "time. heaptrack follows only the first process."
+echo
+echo "| process | plain git | gittrace counting | gittrace stacks | heaptrack |"
+echo "|---|---|---|---|---|"
+echo "| run's first process | $(short_ms roots plain) | $(short_ms roots counting) | $(short_ms roots stacks) | $(short_ms roots heaptrack) |"
+echo "| child of a traced shell | $(short_ms children plain) | $(short_ms children counting) | $(short_ms children stacks) | not followed |"
 echo
 
 echo "## Trace bytes per allocating call (the last round's files)"
