@@ -333,7 +333,7 @@ def pred($r): (.verdict.predictions[] | select(.remedy == $r))
     confirmed_measured: [.confirmation.effects[].remedy],
     measured: ($eff | map({(.remedy): .}) | add // {}),
     truth: (if ($eff | length) == 0 then "neither"
-            elif $best.gain >= 0.10 then class_of($best.remedy)
+            elif $best.gain >= $rep.verdict.class_min then class_of($best.remedy)
             elif all($eff[]; .gain < 0.05) then "neither"
             else "gray" end),
     evidence: [.verdict.evidence[] | select(test("predicted to save|inside the malloc|inside mmap|pack window maps|least-recently-used|loose objects|MALLOC_|implausibly|tracer"))],

@@ -3,15 +3,16 @@
 # remedies measured against the command as given. Adds "confirmation": each
 # remedy's measured effect (wall time ratio to the command as given, its 95%
 # CI, the saving 1 - ratio) beside its prediction, and the class the
-# measurements make: of the remedies that saved >= 10% with an interval all
-# below 1, the one that saved most; "neither" when every interval rules out
-# a saving of 10% (1 - ci_low < 10%: a point below 5% whose interval reaches
-# 25% proves nothing); else "unclear" (the gray zone, or noise too wide to
-# tell).
+# measurements make: of the remedies that saved at least the verdict's
+# class_min (10%) with an interval all below 1, the one that saved most;
+# "neither" when every interval rules out a saving of class_min (1 - ci_low
+# below it: a point below 5% whose interval reaches 25% proves nothing);
+# else "unclear" (the gray zone, or noise too wide to tell).
 
 def prediction($remedy): .verdict.predictions[] | select(.remedy == $remedy);
 
 . as $report
+| .verdict.class_min as $min
 | ($ab[0].baseline) as $baseline
 | [ ($ab[0].variants // [])[]
     | select(.name != $baseline and .wall_ratio != null)
@@ -27,12 +28,12 @@ def prediction($remedy): .verdict.predictions[] | select(.remedy == $remedy);
         predicted_low: $p.low,
         predicted_high: $p.high,
         conclusion: .conclusion } ] as $effects
-| ([ $effects[] | select(.gain >= 0.10 and .ci_high < 1) ] | max_by(.gain)) as $best
+| ([ $effects[] | select(.gain >= $min and .ci_high < 1) ] | max_by(.gain)) as $best
 | .confirmation = {
     rounds: $ab[0].rounds,
     seed: $ab[0].seed,
     predicted_class: .verdict.class,
     class: (if $best != null then $best.class
-            elif all($effects[]; 1 - .ci_low < 0.10) then "neither"
+            elif all($effects[]; 1 - .ci_low < $min) then "neither"
             else "unclear" end),
     effects: $effects }

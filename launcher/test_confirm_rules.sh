@@ -1,8 +1,9 @@
 # test_confirm_rules.sh: the class `gittrace --confirm` draws from measured
 # effects (confirm.jq), on recorded measurements, so that no outcome
 # depends on this machine's speed: a remedy is confirmed only with an
-# interval all below the command as given; "neither" only when every
-# interval rules out a 10% saving; "unclear" otherwise.
+# interval all below the command as given and a saving of at least the
+# report's class_min; "neither" only when every interval rules out a saving
+# of class_min; "unclear" otherwise.
 #
 # usage: bash test_confirm_rules.sh CONFIRM_JQ
 . "$(dirname "$0")/../tests/lib.sh"
@@ -12,7 +13,7 @@ confirm_jq=$1
 command -v jq >/dev/null || fail "jq is missing"
 
 # The report's side: what the trace predicted.
-report='{"verdict": {"class": "window-bound", "predictions": [
+report='{"verdict": {"class": "window-bound", "class_min": 0.1, "predictions": [
 	{"remedy": "default-windows", "applies": true, "gain": 0.12, "low": 0.05, "high": 0.3},
 	{"remedy": "allocator", "applies": true, "gain": 0.04, "low": 0.02, "high": 0.1}]}}'
 
@@ -41,4 +42,9 @@ class "every interval rules out 10%: neither" neither \
 	defaults:0.99:0.97:1.01 jemalloc:1.00:0.96:1.03
 class "a saving of 12% whose interval reaches 1: unclear" unclear defaults:0.88:0.75:1.02
 class "nothing measured: neither" neither
+# The threshold is the report's, not a copy of it.
+report=${report/'"class_min": 0.1'/'"class_min": 0.2'}
+class "class_min 0.2: a confirmed saving of 15% names no class" unclear defaults:0.85:0.75:0.90
+class "class_min 0.2: intervals that rule out 20% but not 10% make neither" neither \
+	defaults:0.90:0.85:0.95
 finish

@@ -97,6 +97,7 @@ static void verdict(struct gt_json *j, const struct gt_verdict *v,
 {
 	gt_json_begin_object(j);
 	gt_json_kv_str(j, "class", gt_verdict_class_names[v->cls]);
+	gt_json_kv_double(j, "class_min", GT_GAIN_CLASS_MIN);
 	gt_json_key(j, "predictions");
 	gt_json_begin_array(j);
 	prediction(j, "default-windows", &v->window);
