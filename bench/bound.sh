@@ -15,7 +15,7 @@
 #              repository, the traces and every JSON report, kept as evidence
 #   BUILD_DIR  a CMake build of gittrace (launcher/gittrace, ab/gittrace-ab,
 #              analyzer/gittrace-report, preload/libgittrace.so)
-#   -s SCALE   demo repository scale (default 100: ~33,000 objects)
+#   -s SCALE   demo repository scale (default 100; examples/make-demo-repo.sh)
 #
 # Saving = 1 - ratio, the ratio being gittrace-ab's geometric mean of paired
 # (variant / baseline) wall or CPU times over 5 rounds; "CI best" = 1 - the

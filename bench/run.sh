@@ -13,8 +13,8 @@
 #   -r ROUNDS  rounds (default 5); each round runs every mode once, in an
 #              order rotated from round to round, and each traced run is
 #              compared with the plain run of its own round (paired ratios)
-#   -s SCALE   on a generated demo repository (default; scale 100: ~33,000
-#              objects): git repack -adf (on a fresh copy each run) and
+#   -s SCALE   on a generated demo repository (default scale 100;
+#              examples/make-demo-repo.sh): git repack -adf (on a fresh copy each run) and
 #              git log --raw
 #   -R REPO    on an existing repository (e.g. a bare clone of git.git):
 #              git log --raw --all, and git pack-objects --revs --all

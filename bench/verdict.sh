@@ -19,7 +19,7 @@
 #              and after); and table.md, details.md
 #   BUILD_DIR  a CMake build of gittrace (default: build/ next to bench/)
 #   -r ROUNDS  measured rounds of every comparison (default 10; 1 warm-up)
-#   -s SCALE   demo repository scale (default 100: ~33,000 objects, 6 MB pack)
+#   -s SCALE   demo repository scale (default 100; examples/make-demo-repo.sh)
 #   -l MAXLOAD before each workload, wait (at most 10 minutes) until the
 #              1-minute load average is below MAXLOAD (default: do not wait)
 #   -w KEYS    only these workloads (comma-separated keys, below); the table

@@ -15,7 +15,7 @@ sh scripts/build.sh build >/dev/null
 
 # The template is made once; every run repacks a fresh copy of it.
 [ -d "$demo/template" ] || {
-	echo "making the demo repository (about 30,000 objects) in $demo/template" >&2
+	echo "making the demo repository (examples/make-demo-repo.sh) in $demo/template" >&2
 	mkdir -p "$demo"
 	sh examples/make-demo-repo.sh "$demo/template"
 }
