@@ -1,5 +1,5 @@
 #!/bin/sh
-# The whole test suite: dependencies, a fresh build, every CTest case, then
+# The whole test suite: dependencies, a build (./build, made or brought up to date), every CTest case, then
 # the analyzer's CLI and unit tests again under ASan+UBSan.
 set -e
 cd "$(dirname "$0")/.."
