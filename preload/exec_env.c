@@ -8,6 +8,9 @@
  *     those processes untraced. The run's session says the user asked for
  *     the whole tree, so the tracer comes back; the program's own entries
  *     stay, after it.
+ *   - with the session, the run's GITTRACE_* settings that envp lacks: an
+ *     environment made anew (env -i) would otherwise trace its programs
+ *     with the defaults (stacks in a counting run).
  * Nothing is added once the run is untraced (GITTRACE_SESSION=-).
  *
  * The new environment lives in arrays on the caller's stack: exec may
@@ -16,6 +19,7 @@
 #include "exec_env.h"
 #include "readable.h"
 #include "session.h"
+#include "settings.h"
 
 #include <dlfcn.h>
 #include <limits.h>
@@ -63,6 +67,28 @@ static const char *traced_session(void)
 	return s;
 }
 
+/* Whether envp has an entry for the variable of entry ("NAME=value"). */
+static int has_variable(char *const envp[], const char *entry)
+{
+	size_t name_len = (size_t)(strchr(entry, '=') + 1 - entry);
+	for (size_t i = 0; envp && envp[i]; i++)
+		if (!strncmp(envp[i], entry, name_len))
+			return 1;
+	return 0;
+}
+
+/* The bits of the run's settings envp lacks (gt_exec_env.add_settings). */
+static unsigned settings_missing(char *const envp[])
+{
+	unsigned bits = 0;
+	for (int i = 0; i < GT_SETTINGS_INHERITED; i++) {
+		const char *entry = gt_settings_inherited(i);
+		if (entry && !has_variable(envp, entry))
+			bits |= 1u << i;
+	}
+	return bits;
+}
+
 void gt_exec_env_measure(char *const envp[], struct gt_exec_env *e)
 {
 	const char *session = gt_session_env();
@@ -96,13 +122,16 @@ void gt_exec_env_measure(char *const envp[], struct gt_exec_env *e)
 		}
 	}
 	e->add_session = !has_session;
+	if (e->add_session && traced_session())
+		e->add_settings = settings_missing(envp);
 	if (traced_session() && self_path[0] && !(preload && names_self(preload))) {
 		e->preload_old = preload;
 		e->preload_len = strlen(PRELOAD_VAR) + strlen(self_path) +
 				 (preload && *preload ? 1 + strlen(preload) : 0) + 1;
 	}
 	if (e->add_session || e->preload_len || e->session_index != SIZE_MAX)
-		e->slots = n + 3; /* the session, LD_PRELOAD if new, NULL */
+		/* the session, LD_PRELOAD if new, the settings, NULL */
+		e->slots = n + 3 + (size_t)__builtin_popcount(e->add_settings);
 }
 
 char *const *gt_exec_env_build(char *const envp[], const struct gt_exec_env *e, char **slots,
@@ -132,6 +161,9 @@ char *const *gt_exec_env_build(char *const envp[], const struct gt_exec_env *e, 
 		slots[n++] = preload_buf;
 	if (e->add_session)
 		slots[n++] = (char *)gt_session_env();
+	for (int i = 0; i < GT_SETTINGS_INHERITED; i++)
+		if (e->add_settings & (1u << i))
+			slots[n++] = (char *)gt_settings_inherited(i);
 	slots[n] = NULL;
 	return slots;
 }

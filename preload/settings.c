@@ -9,6 +9,7 @@
 #include "log.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define DEFAULT_STACK_DEPTH	  32
 #define DEFAULT_BUFFER_SIZE	  (1u << 20)
@@ -19,6 +20,38 @@
 #define DEFAULT_FILE_MODE	  0600
 
 struct gt_settings gt_settings;
+
+/*
+ * What a descendant reads: not GITTRACE_OUTPUT, GITTRACE_FILE_MODE or
+ * TMPDIR, which only a run's first process does (session.c).
+ */
+static const char *const inherited_names[GT_SETTINGS_INHERITED] = {
+	"GITTRACE_STACK_DEPTH",
+	"GITTRACE_BUFFER_SIZE",
+	"GITTRACE_ZSTD_LEVEL",
+	"GITTRACE_FLUSH_INTERVAL_MS",
+};
+/* Their entries, copied: the program may change its environment later. */
+static char inherited[GT_SETTINGS_INHERITED][64];
+
+static void keep_inherited(void)
+{
+	for (int i = 0; i < GT_SETTINGS_INHERITED; i++) {
+		const char *name = inherited_names[i], *value = secure_getenv(name);
+		size_t n = strlen(name);
+		inherited[i][0] = '\0';
+		if (value && n + 1 + strlen(value) < sizeof(inherited[i])) {
+			memcpy(inherited[i], name, n);
+			inherited[i][n] = '=';
+			strcpy(inherited[i] + n + 1, value);
+		}
+	}
+}
+
+const char *gt_settings_inherited(int i)
+{
+	return inherited[i][0] ? inherited[i] : NULL;
+}
 
 /*
  * Parses a whole decimal number with an optional k/m/g suffix (powers of
@@ -119,4 +152,5 @@ void gt_settings_load(struct gt_settings *s, int warn)
 							 3600000, DEFAULT_FLUSH_INTERVAL_MS, warn);
 	s->file_mode = (unsigned)number_setting("GITTRACE_FILE_MODE", 8, 0, 0, 0777,
 						DEFAULT_FILE_MODE, warn);
+	keep_inherited();
 }

@@ -27,4 +27,14 @@ extern struct gt_settings gt_settings;
  */
 void gt_settings_load(struct gt_settings *s, int warn);
 
+/*
+ * The settings a descendant reads, as "NAME=value" entries of this
+ * process's environment when its settings were loaded (copies): the i-th,
+ * for i below GT_SETTINGS_INHERITED, or NULL if that one was not set (or
+ * too long to keep). A program given an environment of its own (env -i)
+ * gets them back with the run's session (exec_env.c).
+ */
+#define GT_SETTINGS_INHERITED 4
+const char *gt_settings_inherited(int i);
+
 #endif /* GT_SETTINGS_H */

@@ -1,7 +1,8 @@
 # ld_preload_rewritten.sh: the tree stays traced when a program rewrites
 # LD_PRELOAD for its children, as git's test library does
 # (LD_PRELOAD=libc_malloc_debug.so.0) and as `env -u LD_PRELOAD` does: the
-# run's session puts libgittrace back, in front, at exec (exec_env.c).
+# run's session puts libgittrace back, in front, at exec (exec_env.c); and
+# with the run's settings when the environment was made anew (env -i).
 #
 # usage: bash ld_preload_rewritten.sh PRELOAD REPORT WORKDIR
 . "$(dirname "$0")/../lib.sh"
@@ -29,4 +30,15 @@ check_eq "LD_PRELOAD of the child" "$(realpath "$preload"):$other" "$seen"
 seen=$(GITTRACE_OUTPUT="$work/env2.zst" run_traced "$preload" \
 	sh -c "LD_PRELOAD=$other:$(realpath "$preload") exec printenv LD_PRELOAD")
 check_eq "LD_PRELOAD naming libgittrace" "$other:$(realpath "$preload")" "$seen"
+
+# env -i: the session comes back with the run's settings, so a counting run
+# stays a counting run; a setting the new environment gives is its own.
+GITTRACE_OUTPUT="$work/env_i.zst" GITTRACE_STACK_DEPTH=0 GITTRACE_FLUSH_INTERVAL_MS=500 \
+	run_traced "$preload" sh -c 'env -i git --version; env -i GITTRACE_STACK_DEPTH=7 git --version' >/dev/null
+"$report" --dump "$work/env_i.zst" >"$work/env_i.dump"
+check_eq "env -i: stack depths of the two git images" "0 7" \
+	"$(awk '/ IMAGE / && /exe=[^ ]*git / { for (i = 1; i <= NF; i++) if ($i ~ /^stack_depth=/) printf "%s%s", sep, substr($i, 13); sep = " " }' "$work/env_i.dump")"
+seen=$(GITTRACE_OUTPUT="$work/env_i2.zst" GITTRACE_STACK_DEPTH=0 run_traced "$preload" \
+	sh -c 'env -i printenv' | grep '^GITTRACE_' | sed 's/=.*//' | sort | tr '\n' ' ')
+check_eq "env -i: what the program sees" "GITTRACE_SESSION GITTRACE_STACK_DEPTH " "$seen"
 finish
