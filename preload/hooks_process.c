@@ -365,7 +365,7 @@ GT_EXPORT int GT_HOOK_NAME(execle)(const char *path, const char *arg, ...)
 GT_EXPORT void GT_HOOK_NAME(exit)(int status)
 {
 	need_real();
-	gt_abandon_interrupted_hook();
+	gt_abandon_interrupted_hook(1); /* exit's handlers follow */
 	gt_exit_status = gt_exit_code(status);
 	gt_before_exit();
 	gt_real_exit(status);

@@ -20,10 +20,11 @@
  * catches them again if it is traced.
  *
  * Where the signal interrupted the tracer inside its stream, the image
- * cannot end (gt_end_image_abruptly): the process dies as before, and the
- * report says its trace was cut. Not caught in an init (pid 1, or a child
+ * cannot end there (gt_end_image_abruptly): the signal waits until the
+ * thread lets the stream go, microseconds on (gt_stream_hold_signal), and
+ * the process dies of it from there. Not caught in an init (pid 1, or a child
  * forked into a new pid namespace), whose default actions the kernel does
- * not carry out. Not hidden: /proc/self/status's
+ * not carry out; caught again in the children an init forks. Not hidden: /proc/self/status's
  * SigCgt, and actions read with the system call itself or with sigset,
  * sysv_signal and bsd_signal. Linux only, as the other signal hooks.
  */
@@ -32,6 +33,8 @@
 #include "gittrace/format.h"
 #include "interpose.h"
 #include "lifecycle.h"
+#include "stream.h"
+#include "tracer.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -126,7 +129,11 @@ static void catcher(int sig)
 	/*
 	 * An init (pid 1: a child forked into a new pid namespace, whose catcher
 	 * the fork handler below missed) lives on: the kernel drops the signal.
+	 * Inside the stream, the image cannot end: the signal waits until this
+	 * thread lets the stream go, and ends the process from there.
 	 */
+	if (getpid() != 1 && gt_stream_hold_signal(sig, catcher))
+		return;
 	if (getpid() != 1)
 		gt_end_image_abruptly(GT_END_SIGNAL, sig);
 	struct sigaction dfl = {.sa_handler = SIG_DFL};
@@ -138,22 +145,9 @@ static void catcher(int sig)
 	raise(sig); /* the default action: the process ends here, but an init's */
 }
 
-/* A child forked into a new pid namespace is its init: no catcher there. */
-static void give_back_in_init(void)
+/* Each caught signal at its default action gets the catcher. */
+static void catch_defaults(void)
 {
-	if (getpid() == 1)
-		gt_signals_give_back();
-}
-
-/*
- * Before the program's main, once tracing is on (gt_enter starts it if no
- * call has): each caught signal at its default action gets the catcher.
- */
-__attribute__((constructor)) static void catch_signals(void)
-{
-	if (getpid() == 1 || !gt_enter())
-		return;
-	gt_leave();
 	catching = 1;
 	struct sigaction catch = catcher_action();
 	for (unsigned i = 0; i < GT_CAUGHT; i++) {
@@ -166,7 +160,44 @@ __attribute__((constructor)) static void catch_signals(void)
 		    was.sa_handler != SIG_DFL)
 			real_sigaction(caught_signals[i], &was, NULL);
 	}
-	pthread_atfork(NULL, NULL, give_back_in_init);
+}
+
+/*
+ * A child forked into a new pid namespace is its init: no catcher there. A
+ * child an init forks is none: it catches, unless tracing stopped (a
+ * sandbox gave the catchers back).
+ */
+static void after_fork_in_child(void)
+{
+	if (getpid() == 1)
+		gt_signals_give_back();
+	else if (!catching && __atomic_load_n(&gt_state, __ATOMIC_ACQUIRE) == GT_STATE_ON)
+		catch_defaults();
+}
+
+/*
+ * Before the program's main, once tracing is on (gt_enter starts it if no
+ * call has): each caught signal at its default action gets the catcher.
+ * The four are held back until then: one that came while tracing started
+ * (the image's first records: hundreds of microseconds) took its default
+ * action past a catcher not yet there. First of this library's
+ * constructors (the priority), so that tracing starts here unless a hook
+ * started it before them.
+ */
+__attribute__((constructor(101))) static void catch_signals(void)
+{
+	sigset_t four, was;
+	sigemptyset(&four);
+	for (unsigned i = 0; i < GT_CAUGHT; i++)
+		sigaddset(&four, caught_signals[i]);
+	pthread_sigmask(SIG_BLOCK, &four, &was);
+	if (gt_enter()) {
+		gt_leave();
+		if (getpid() != 1)
+			catch_defaults();
+		pthread_atfork(NULL, NULL, after_fork_in_child);
+	}
+	pthread_sigmask(SIG_SETMASK, &was, NULL);
 }
 
 void gt_signals_give_back(void)

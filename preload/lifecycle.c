@@ -204,7 +204,7 @@ void gt_end_child_forked_meanwhile(enum gt_end_reason reason, int status)
 
 void gt_end_image_abruptly(enum gt_end_reason reason, int status)
 {
-	gt_abandon_interrupted_hook();
+	gt_abandon_interrupted_hook(0);
 	if (gt_enter_to_end()) {
 		if (gt_stream_is_ours())
 			gt_image_end(reason, status);
@@ -213,10 +213,11 @@ void gt_end_image_abruptly(enum gt_end_reason reason, int status)
 	}
 }
 
-void gt_abandon_interrupted_hook(void)
+void gt_abandon_interrupted_hook(int calls_follow)
 {
 	/* Not in a vfork child: the guard it sees is its parent's thread's. */
-	if (gt_in_tracer == GT_GUARD_HOOK && !gt_stream_held_here() && !gt_fork_guard_entered() &&
+	if (gt_in_tracer == GT_GUARD_HOOK && !gt_stream_held_here() &&
+	    !(calls_follow && gt_fork_guard_entered()) &&
 	    __atomic_load_n(&gt_state, __ATOMIC_ACQUIRE) == GT_STATE_ON && !gt_stream_ended() &&
 	    gt_stream_is_ours())
 		gt_in_tracer = GT_GUARD_NONE;

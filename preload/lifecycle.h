@@ -66,13 +66,16 @@ void gt_end_child_forked_meanwhile(enum gt_end_reason reason, int status);
  * exit, _exit and quick_exit never return: a hook that the signal handler
  * calling them interrupted on this thread never resumes, and its guard
  * kept the image from ending (no END, the unwritten block lost, the report
- * took the process for killed). Where the hook stands outside the stream
- * and outside libunwind and libdw (gt_fork_guard_entered: their locks),
+ * took the process for killed). Where the hook stands outside the stream,
  * in its real call or between its steps, nothing it holds is needed to
  * end the image: its guard is dropped, and the image ends as from any
- * exit, the exit handlers' calls recorded. Inside, nothing changes.
+ * exit. Inside, nothing changes. With calls_follow (exit, whose handlers'
+ * calls are recorded), not either where the hook stands between the fork
+ * guard's two calls: those calls' stacks may need libunwind's and libdw's
+ * locks, which the hook may hold. A signal that came while they ran, held
+ * back (tracer.h, gt_own_begin), arrives right there.
  */
-void gt_abandon_interrupted_hook(void);
+void gt_abandon_interrupted_hook(int calls_follow);
 
 /*
  * Ends the image where the process ends past exit's handlers: at _exit,

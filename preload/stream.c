@@ -97,6 +97,14 @@ static struct {
 static GT_TLS int holding; /* from before lock_stream takes it to after it is let go */
 
 /*
+ * A signal about to end the process that came while this thread held the
+ * stream (gt_stream_hold_signal), and what takes it once the stream is
+ * let go.
+ */
+static GT_TLS volatile sig_atomic_t held_signal;
+static void (*take_held_signal)(int sig);
+
+/*
  * The thread's signal mask from before a block's write blocked every
  * signal (write_block_locked), restored once the stream is let go: a
  * signal that came during the write and ended the process from its
@@ -138,6 +146,20 @@ static void unlock_stream(int locked)
 		before_write.pending = 0;
 		pthread_sigmask(SIG_SETMASK, &before_write.mask, NULL);
 	}
+	if (held_signal) {
+		int sig = held_signal;
+		held_signal = 0;
+		take_held_signal(sig);
+	}
+}
+
+int gt_stream_hold_signal(int sig, void (*take)(int sig))
+{
+	if (!holding)
+		return 0;
+	take_held_signal = take;
+	held_signal = sig;
+	return 1;
 }
 
 int gt_stream_held_here(void)

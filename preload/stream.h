@@ -166,6 +166,14 @@ uint32_t gt_stream_threads(void);
  */
 int gt_stream_held_here(void);
 
+/*
+ * From a handler of a signal about to end the process (hooks_signal.c):
+ * if it interrupted this thread inside the stream, where the image cannot
+ * end, keeps sig for take, which this thread calls with it as soon as it
+ * lets the stream go (microseconds on), and returns 1; else returns 0.
+ */
+int gt_stream_hold_signal(int sig, void (*take)(int sig));
+
 /* Whether the image's END has been written (gt_stream_end). */
 int gt_stream_ended(void);
 

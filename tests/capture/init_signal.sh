@@ -1,7 +1,9 @@
 # init_signal.sh: in a child forked into a new pid namespace, its init
 # (pid 1), the tracer catches no signal (preload/hooks_signal.c): the
 # kernel drops a signal an init leaves at its default action, and a catcher
-# there took SIGTERM and cut the child's sleep short. `signal_actions init`
+# there took SIGTERM and cut the child's sleep short. A child the init forks
+# is no init, and has the catcher: killed by SIGTERM, it keeps its calls
+# and its END (before, none: "complete": false). `signal_actions init`
 # (tests/progs/signal_actions.c) is the subject; it exits 77, and the test
 # is skipped, where no pid namespace can be made.
 #
@@ -23,7 +25,11 @@ check_grep "untraced, the init slept through SIGTERM" "^init: pid 1, its sleep l
 plain_and_traced init "$preload" "$prog" init
 "$report" --json "$work/trace.zst" >"$work/init.json" || fail "the report failed"
 check_complete init "$work/init.json"
-check_eq "init: the processes, none killed" "2 0" \
-	"$(jq -r '"\(.processes | length) \([.processes[] | select(.killed_by)] | length)"' \
+check_grep "untraced, the init's child died of SIGTERM" "^init's child: killed by signal 15$" \
+	"$work/plain.stdout"
+check_eq "init: the processes, and those killed" "3 SIGTERM" \
+	"$(jq -r '"\(.processes | length) \([.processes[] | select(.killed_by) | .killed_by] | join(" "))"' \
 		"$work/init.json")"
+check_eq "init's child: its calls of malloc" true \
+	"$(jq '[.processes[] | select(.killed_by)][0].calls.malloc >= 1000' "$work/init.json")"
 finish

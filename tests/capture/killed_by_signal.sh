@@ -7,13 +7,16 @@
 # tests/progs/signal_actions.c is the subject; `git log -p | head -1` the
 # everyday case. A signal that comes while the tracer writes a block waits
 # until the tracer has let go of its stream: from there the process's END
-# can be written (TERM_IN_WRITE, tests/progs/term_in_write.c, sends it).
+# can be written (TERM_IN_WRITE, tests/progs/term_in_write.c, sends it). So
+# does one that comes inside the stream, or as the tracer ends reading a
+# module's frame rules (SIGNAL_INSIDE, tests/progs/signal_inside.c).
 #
-# usage: bash killed_by_signal.sh PRELOAD REPORT PROGRAM TERM_IN_WRITE WORKDIR
+# usage: bash killed_by_signal.sh PRELOAD REPORT PROGRAM TERM_IN_WRITE SIGNAL_INSIDE WORKDIR
 . "$(dirname "$0")/../lib.sh"
 
-[ $# -eq 5 ] || fail "usage: killed_by_signal.sh PRELOAD REPORT PROGRAM TERM_IN_WRITE WORKDIR"
-preload=$1 report=$2 prog=$3 term_in_write=$4 work=$5
+[ $# -eq 6 ] ||
+	fail "usage: killed_by_signal.sh PRELOAD REPORT PROGRAM TERM_IN_WRITE SIGNAL_INSIDE WORKDIR"
+preload=$1 report=$2 prog=$3 term_in_write=$4 signal_inside=$5 work=$6
 fresh_dir "$work"
 clean_gittrace_env
 
@@ -111,4 +114,20 @@ check_eq "SIGTERM in a block's write: exit status" $((128 + 15)) "$status"
 killed "SIGTERM in a block's write" SIGTERM 1000
 check_eq "SIGTERM in a block's write: the program's end not reached" true \
 	"$(jq '.processes[0].calls.malloc < 200000' "$work/SIGTERM in a block's write.json")"
+
+# SIGTERM inside the stream (the stream's lock, in a process of two
+# threads), as the main program's frame rules are read (the first call's
+# stack, with stacks), and as tracing starts: the signal waits until the
+# stream is let go, comes as the reading ends, or once the tracer's signal
+# handlers are set. Before, the process died there with no END: "complete":
+# false, killed_by null (and at the start, no image at all).
+for where in stream:threads:400 rules:many:0 start:many:0; do
+	IFS=: read -r inside mode mallocs <<<"$where"
+	status=0
+	SIGNAL_INSIDE=$inside GITTRACE_OUTPUT=$work/trace.zst \
+		LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$preload:$signal_inside" "$prog" "$mode" ||
+		status=$?
+	check_eq "SIGTERM inside the tracer ($inside): exit status" $((128 + 15)) "$status"
+	killed "SIGTERM inside the tracer ($inside)" SIGTERM "$mallocs"
+done
 finish

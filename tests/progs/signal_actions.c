@@ -21,10 +21,14 @@
  *            two steps, between which the handler was lost.)
  *   init     forks a child into a new pid namespace, whose init (pid 1) it
  *            is; once the child sleeps, sends it SIGTERM, which an init
- *            ignores at the default action: the child sleeps its second
- *            and exits 0. Prints the child's sleep and end. Exits 77 where
- *            no pid namespace can be made. (The tracer's catcher once
- *            took SIGTERM there and cut the sleep short.)
+ *            ignores at the default action: the child sleeps its second,
+ *            then forks a child of its own, no init, which makes its
+ *            allocations and raises SIGTERM: killed by it. Prints the
+ *            init's sleep, its child's end and its own. Exits 77 where no
+ *            pid namespace can be made. (The tracer's catcher once took
+ *            SIGTERM in the init and cut the sleep short; and the init's
+ *            child had none, its calls lost.)
+ *   threads  as many, with a second thread that waits meanwhile
  * Its allocations: ALLOCATIONS malloc and free pairs of its own, so that a
  * trace of it has at least that many calls of each.
  */
@@ -52,6 +56,14 @@ static void allocate(void)
 			exit(2);
 		free(p);
 	}
+}
+
+static void *wait_forever(void *unused)
+{
+	(void)unused;
+	for (;;)
+		pause();
+	return NULL;
 }
 
 static const char *kind(sighandler_t h)
@@ -207,6 +219,17 @@ static int init_child(void)
 		int r = nanosleep(&second, NULL);
 		printf("init: pid %d, its sleep %s\n", (int)getpid(),
 		       r ? strerror(errno) : "lasted a second");
+		pid_t own = fork();
+		if (!own) {
+			allocate();
+			raise(SIGTERM);
+			_exit(3); /* not reached */
+		}
+		int status;
+		if (own < 0 || waitpid(own, &status, 0) != own)
+			_exit(2);
+		printf("init's child: %s %d\n", WIFSIGNALED(status) ? "killed by signal" : "exit",
+		       WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
 		_exit(0);
 	}
 	char r;
@@ -249,7 +272,10 @@ int main(int argc, char **argv)
 		for (;;)
 			pause();
 	}
-	if (!strcmp(mode, "many")) {
+	if (!strcmp(mode, "many") || !strcmp(mode, "threads")) {
+		pthread_t waiter;
+		if (!strcmp(mode, "threads") && pthread_create(&waiter, NULL, wait_forever, NULL))
+			return 2;
 		for (int i = 0; i < MANY_ROUNDS; i++)
 			allocate();
 		return 0;
@@ -274,6 +300,7 @@ int main(int argc, char **argv)
 		raise(SIGINT);
 		return 3; /* not reached: SIGINT */
 	}
-	fprintf(stderr, "usage: signal_actions actions|pipe|wait|many|ignored|handled|race|init\n");
+	fprintf(stderr,
+		"usage: signal_actions actions|pipe|wait|many|threads|ignored|handled|race|init\n");
 	return 2;
 }
