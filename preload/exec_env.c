@@ -44,6 +44,27 @@ void gt_exec_env_init(void)
 		strcpy(self_path, info.dli_fname);
 }
 
+/* The file name of this library, past self_path's last '/'. */
+static const char *self_name(void)
+{
+	const char *slash = strrchr(self_path, '/');
+	return slash ? slash + 1 : self_path;
+}
+
+/*
+ * Whether an entry of len bytes in an LD_PRELOAD list names this library
+ * by another path: a relative one, which the loader took where the run
+ * started and fails at in a program that changed directory ("cannot be
+ * preloaded" on its stderr), or another absolute one to the same name.
+ */
+static int names_self_elsewhere(const char *entry, size_t len)
+{
+	const char *name = self_name();
+	size_t n = strlen(name);
+	return len >= n && !memcmp(entry + len - n, name, n) &&
+	       (len == n || entry[len - n - 1] == '/');
+}
+
 /* Whether the LD_PRELOAD list (separated by ':' or ' ') names this library. */
 static int names_self(const char *list)
 {
@@ -143,10 +164,18 @@ char *const *gt_exec_env_build(char *const envp[], const struct gt_exec_env *e, 
 		char *p = preload_buf;
 		p = stpcpy(p, PRELOAD_VAR);
 		p = stpcpy(p, self_path);
-		if (e->preload_old && *e->preload_old) {
-			*p++ = ':';
-			strcpy(p, e->preload_old);
+		/* The program's entries after it, but this library by another path. */
+		for (const char *q = e->preload_old ? e->preload_old : ""; *q;) {
+			size_t len = strcspn(q, ": ");
+			if (len && !names_self_elsewhere(q, len)) {
+				*p++ = ':';
+				memcpy(p, q, len);
+				p += len;
+			}
+			q += len;
+			q += *q != '\0';
 		}
+		*p = '\0';
 	}
 	size_t n = 0;
 	for (size_t i = 0; envp && envp[i]; i++) {

@@ -1,8 +1,9 @@
 # ld_preload_rewritten.sh: the tree stays traced when a program rewrites
 # LD_PRELOAD for its children, as git's test library does
 # (LD_PRELOAD=libc_malloc_debug.so.0) and as `env -u LD_PRELOAD` does: the
-# run's session puts libgittrace back, in front, at exec (exec_env.c); and
-# with the run's settings when the environment was made anew (env -i).
+# run's session puts libgittrace back, in front, at exec (exec_env.c), by
+# its absolute path alone; and with the run's settings when the environment
+# was made anew (env -i).
 #
 # usage: bash ld_preload_rewritten.sh PRELOAD REPORT WORKDIR
 . "$(dirname "$0")/../lib.sh"
@@ -30,6 +31,15 @@ check_eq "LD_PRELOAD of the child" "$(realpath "$preload"):$other" "$seen"
 seen=$(GITTRACE_OUTPUT="$work/env2.zst" run_traced "$preload" \
 	sh -c "LD_PRELOAD=$other:$(realpath "$preload") exec printenv LD_PRELOAD")
 check_eq "LD_PRELOAD naming libgittrace" "$other:$(realpath "$preload")" "$seen"
+
+# A relative path, as given: a child that changed directory sees the
+# absolute one alone. Before, it saw both, and the loader printed "cannot
+# be preloaded" on its stderr for the relative one.
+rel=$(realpath --relative-to="$work" "$preload")
+seen=$(cd "$work" && GITTRACE_OUTPUT="$work/rel.zst" LD_PRELOAD="$rel" \
+	sh -c 'cd / && exec printenv LD_PRELOAD' 2>"$work/rel.stderr")
+check_eq "relative LD_PRELOAD: the child's" "$(realpath "$preload")" "$seen"
+check_eq "relative LD_PRELOAD: the child's stderr" "" "$(cat "$work/rel.stderr")"
 
 # env -i: the session comes back with the run's settings, so a counting run
 # stays a counting run; a setting the new environment gives is its own.
