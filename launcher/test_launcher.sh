@@ -3,11 +3,11 @@
 # with --stdout on stdout), keeps the user's LD_PRELOAD, and reports usage
 # errors with status 2.
 #
-# usage: bash test_launcher.sh GITTRACE PRELOAD WORKDIR
+# usage: bash test_launcher.sh GITTRACE PRELOAD REPORT WORKDIR
 . "$(dirname "$0")/../tests/lib.sh"
 
-[ $# -eq 3 ] || fail "usage: test_launcher.sh GITTRACE PRELOAD WORKDIR"
-gittrace=$1 preload=$2 work=$3
+[ $# -eq 4 ] || fail "usage: test_launcher.sh GITTRACE PRELOAD REPORT WORKDIR"
+gittrace=$1 preload=$2 report=$3 work=$4
 fresh_dir "$work"
 cd "$work"
 
@@ -217,12 +217,23 @@ done
 	fail "-o: a file refused was changed"
 check_eq "-o of a symlink: its target untouched" kept "$(cat link.target)"
 
-# gittrace inside a traced run: the command joins that run, and the inner
-# gittrace says where its processes went.
-run "$gittrace" --no-report -o outer.zst -- sh -c "\"$gittrace\" -- true" 2>nested.err
+# gittrace inside a traced run, and from a shell that preloads libgittrace
+# itself: the command is a run of its own, in the inner gittrace's file
+# (before, it joined the outer run: "no trace was written" with -o, and
+# nothing in the named file).
+run "$gittrace" --no-report -o outer.zst -- sh -c "\"$gittrace\" --no-report -o inner.zst -- sleep 0" \
+	2>nested.err
 check_eq "nested: status" 0 "$st"
-grep -q "gittrace ran inside a traced run: .* '$PWD/outer.zst'" nested.err ||
-	fail "nested: $(cat nested.err)"
+# exes RUN: the file names of the run's programs.
+exes() { "$report" --json "$1" | jq -r '[.processes[].exe | split("/") | last] | join(" ")'; }
+check_eq "nested: the inner run's processes" sleep "$(exes inner.zst)"
+case " $(exes outer.zst) " in
+*" sleep "*) fail "nested: the inner command in the outer run: $(exes outer.zst)" ;;
+esac
+run env LD_PRELOAD="$preload" GITTRACE_OUTPUT="$PWD/shell.zst" \
+	"$gittrace" --no-report -o mine.zst -- sleep 0 2>preloaded.err
+check_eq "traced shell: status" 0 "$st"
+check_eq "traced shell: the command's run" sleep "$(exes mine.zst)"
 
 run "$gittrace" -- ./no-such-command 2>/dev/null
 check_eq "command not found" 127 "$st"

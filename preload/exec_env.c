@@ -11,7 +11,8 @@
  *   - with the session, the run's GITTRACE_* settings that envp lacks: an
  *     environment made anew (env -i) would otherwise trace its programs
  *     with the defaults (stacks in a counting run).
- * Nothing is added once the run is untraced (GITTRACE_SESSION=-).
+ * Nothing is added once the run is untraced (GITTRACE_SESSION=-), nor
+ * where the program asks for a new run (GITTRACE_SESSION=+, session.h).
  *
  * The new environment lives in arrays on the caller's stack: exec may
  * follow a fork in a threaded program, where allocating is unsafe.
@@ -132,10 +133,16 @@ void gt_exec_env_measure(char *const envp[], struct gt_exec_env *e)
 	for (; envp && envp[n]; n++) {
 		if (!strncmp(envp[n], session, name_len)) {
 			has_session = 1;
-			/* The run's path, inherited, where this process stopped the
-			 * run (a sandbox, a file it could not open): "-" instead. */
-			if (!traced_session() && strcmp(envp[n], session))
+			if (!strcmp(envp[n] + name_len, GT_SESSION_NEW)) {
+				/* A new run, asked for by this program: its own to set up. */
+				if (!gt_session_began_anew())
+					return;
+				e->session_index = n; /* this image's request: its run now */
+			} else if (!traced_session() && strcmp(envp[n], session)) {
+				/* The run's path, inherited, where this process stopped the
+				 * run (a sandbox, a file it could not open): "-" instead. */
 				e->session_index = n;
+			}
 		} else if (!strncmp(envp[n], PRELOAD_VAR, strlen(PRELOAD_VAR))) {
 			/* The loader takes the last one. */
 			preload = envp[n] + strlen(PRELOAD_VAR);

@@ -11,7 +11,7 @@ struct gt_exec_env {
 	size_t preload_len;	 /* bytes of the new LD_PRELOAD entry (NUL included); 0: none */
 	size_t preload_index;	 /* envp's LD_PRELOAD entry to replace; SIZE_MAX: append */
 	const char *preload_old; /* its value, kept after libgittrace */
-	size_t session_index;	 /* envp's GITTRACE_SESSION to make "-"; SIZE_MAX: none */
+	size_t session_index;	 /* envp's GITTRACE_SESSION to replace; SIZE_MAX: none */
 	unsigned add_settings;	 /* bit i: add gt_settings_inherited(i) */
 };
 

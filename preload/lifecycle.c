@@ -77,7 +77,7 @@ static int start(void)
 		return -1;
 	}
 	/* Only a root warns about settings: its descendants read the same ones. */
-	gt_settings_load(&gt_settings, secure_getenv("GITTRACE_SESSION") == NULL);
+	gt_settings_load(&gt_settings, gt_session_given() == NULL);
 	if (gt_session_open(&origin, &file))
 		return -1;
 	/* After the session: in an untraced run (a sandboxed parent's

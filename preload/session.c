@@ -91,6 +91,21 @@ const char *gt_session_env(void)
 	return session_env[0] ? session_env : NULL;
 }
 
+/* This image started at GITTRACE_SESSION=+ (gt_session_began_anew); a forked child's too. */
+static int began_anew;
+
+const char *gt_session_given(void)
+{
+	const char *session = secure_getenv(SESSION_VAR);
+	began_anew = session && !strcmp(session, GT_SESSION_NEW);
+	return began_anew ? NULL : session;
+}
+
+int gt_session_began_anew(void)
+{
+	return began_anew;
+}
+
 int gt_session_untraced(void)
 {
 	const char *session = secure_getenv(SESSION_VAR);
@@ -252,7 +267,7 @@ static int writer_fd(int fd)
 
 static int open_session(int *origin, struct gt_trace_file *file)
 {
-	const char *session = secure_getenv(SESSION_VAR);
+	const char *session = gt_session_given();
 	static char path[PATH_MAX]; /* only at the image's start: off the thread's stack */
 	int fd, named = 0;
 

@@ -27,6 +27,23 @@ int gt_session_holds(const struct gt_trace_file *file, int fd, struct stat *st);
 int gt_session_open(int *origin, struct gt_trace_file *file);
 
 /*
+ * GITTRACE_SESSION=+ asks that the program exec'd next begin a run of its
+ * own, as a root: `gittrace` sets it for its command, which a traced shell
+ * (LD_PRELOAD exported), or a traced run's process, may start. A process
+ * passes it on as it is (exec_env.c), but one that began at it, which
+ * passes its own run on in its place.
+ */
+#define GT_SESSION_NEW "+"
+
+/*
+ * The GITTRACE_SESSION this image began with: NULL for a root's (none, or
+ * GT_SESSION_NEW). Read at the start (gt_session_open calls it).
+ */
+const char *gt_session_given(void);
+/* Whether this image (or the one it was forked from) began at GT_SESSION_NEW. */
+int gt_session_began_anew(void);
+
+/*
  * Whether a process before this one left the run untraced
  * (GITTRACE_SESSION=-, gt_session_off): it warned for the whole run.
  */
