@@ -9,7 +9,7 @@
 
 /*
  * 32 pages: below a huge page, so that each write faults in one page as a
- * trimmed heap's does; 2 rounds after the first writes, about 100 µs in
+ * trimmed heap's does; 2 rounds after the first writes, about 0.2 ms in
  * all at a run's start.
  */
 #define PAGES  32
