@@ -395,23 +395,26 @@ GT_EXPORT int GT_HOOK_NAME(__libc_start_main)(int (*main)(int, char **, char **)
 					 stack_end);
 }
 
-/* _exit and _Exit skip destructors: end the image here (not a vfork parent's). */
-static void end_before_underscore_exit(int status)
+/*
+ * _exit and _Exit skip destructors: end the image here (not a vfork
+ * parent's). calls_follow: quick_exit's handlers'.
+ */
+static void end_before_underscore_exit(int status, int calls_follow)
 {
 	need_real();
-	gt_end_image_abruptly(GT_END_UNDERSCORE_EXIT, gt_exit_code(status));
+	gt_end_image_abruptly(GT_END_UNDERSCORE_EXIT, gt_exit_code(status), calls_follow);
 }
 
 GT_EXPORT void GT_HOOK_NAME(_exit)(int status)
 {
-	end_before_underscore_exit(status);
+	end_before_underscore_exit(status, 0);
 	gt_real__exit(status);
 	__builtin_unreachable();
 }
 
 GT_EXPORT void GT_HOOK_NAME(_Exit)(int status)
 {
-	end_before_underscore_exit(status);
+	end_before_underscore_exit(status, 0);
 	gt_real__Exit(status);
 	__builtin_unreachable();
 }
@@ -424,7 +427,7 @@ GT_EXPORT void GT_HOOK_NAME(_Exit)(int status)
  */
 GT_EXPORT void GT_HOOK_NAME(quick_exit)(int status)
 {
-	end_before_underscore_exit(status);
+	end_before_underscore_exit(status, 1);
 	gt_quick_exit_begins(status);
 	gt_real_quick_exit(status);
 	__builtin_unreachable();

@@ -135,7 +135,7 @@ static void catcher(int sig)
 	if (getpid() != 1 && gt_stream_hold_signal(sig, catcher))
 		return;
 	if (getpid() != 1)
-		gt_end_image_abruptly(GT_END_SIGNAL, sig);
+		gt_end_image_abruptly(GT_END_SIGNAL, sig, 0);
 	struct sigaction dfl = {.sa_handler = SIG_DFL};
 	real_sigaction(sig, i >= 0 ? &program_default[i] : &dfl, NULL);
 	sigset_t only;

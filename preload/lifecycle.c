@@ -57,6 +57,11 @@ static int start(void)
 {
 	int origin = GT_ORIGIN_ROOT;
 	struct gt_trace_file file;
+	/*
+	 * First: where tracing stops here, GITTRACE_SESSION=+ (a new run,
+	 * asked for) is this image's still, and becomes "-" for its programs.
+	 */
+	gt_session_read();
 	/* Before any other check: a run warns once, not once per process. */
 	if (gt_session_untraced()) {
 		gt_stop_quietly();
@@ -202,9 +207,9 @@ void gt_end_child_forked_meanwhile(enum gt_end_reason reason, int status)
 	gt_leave();
 }
 
-void gt_end_image_abruptly(enum gt_end_reason reason, int status)
+void gt_end_image_abruptly(enum gt_end_reason reason, int status, int calls_follow)
 {
-	gt_abandon_interrupted_hook(0);
+	gt_abandon_interrupted_hook(calls_follow);
 	if (gt_enter_to_end()) {
 		if (gt_stream_is_ours())
 			gt_image_end(reason, status);

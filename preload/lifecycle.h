@@ -81,10 +81,11 @@ void gt_abandon_interrupted_hook(int calls_follow);
  * Ends the image where the process ends past exit's handlers: at _exit,
  * _Exit and quick_exit, and from a handler of a signal about to kill it
  * (hooks_signal.c). A hook this thread was in, interrupted by the handler
- * that ends the process, is abandoned (gt_abandon_interrupted_hook); inside
- * the stream, nothing is written. Not a vfork parent's image.
+ * that ends the process, is abandoned (gt_abandon_interrupted_hook, with
+ * calls_follow: quick_exit's handlers' calls are recorded after END);
+ * inside the stream, nothing is written. Not a vfork parent's image.
  */
-void gt_end_image_abruptly(enum gt_end_reason reason, int status);
+void gt_end_image_abruptly(enum gt_end_reason reason, int status, int calls_follow);
 
 /*
  * quick_exit(status) has ended the image and runs the at_quick_exit

@@ -91,14 +91,22 @@ const char *gt_session_env(void)
 	return session_env[0] ? session_env : NULL;
 }
 
-/* This image started at GITTRACE_SESSION=+ (gt_session_began_anew); a forked child's too. */
+/*
+ * The GITTRACE_SESSION this image began with (gt_session_read), and
+ * whether it was GT_SESSION_NEW; a forked child's too.
+ */
+static const char *given;
 static int began_anew;
+
+void gt_session_read(void)
+{
+	given = secure_getenv(SESSION_VAR);
+	began_anew = given && !strcmp(given, GT_SESSION_NEW);
+}
 
 const char *gt_session_given(void)
 {
-	const char *session = secure_getenv(SESSION_VAR);
-	began_anew = session && !strcmp(session, GT_SESSION_NEW);
-	return began_anew ? NULL : session;
+	return began_anew ? NULL : given;
 }
 
 int gt_session_began_anew(void)
@@ -108,8 +116,7 @@ int gt_session_began_anew(void)
 
 int gt_session_untraced(void)
 {
-	const char *session = secure_getenv(SESSION_VAR);
-	return session && strcmp(session, SESSION_OFF) == 0;
+	return given && strcmp(given, SESSION_OFF) == 0;
 }
 
 void gt_session_forked(void)

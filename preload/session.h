@@ -36,9 +36,12 @@ int gt_session_open(int *origin, struct gt_trace_file *file);
 #define GT_SESSION_NEW "+"
 
 /*
- * The GITTRACE_SESSION this image began with: NULL for a root's (none, or
- * GT_SESSION_NEW). Read at the start (gt_session_open calls it).
+ * Reads the GITTRACE_SESSION this image began with: first thing at the
+ * start, so that an image whose tracing stops there still knows it began
+ * at GT_SESSION_NEW (exec_env.c passes "-" on in its place).
  */
+void gt_session_read(void);
+/* What gt_session_read read: NULL for a root's (none, or GT_SESSION_NEW). */
 const char *gt_session_given(void);
 /* Whether this image (or the one it was forked from) began at GT_SESSION_NEW. */
 int gt_session_began_anew(void);

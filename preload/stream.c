@@ -102,6 +102,7 @@ static GT_TLS int holding; /* from before lock_stream takes it to after it is le
  * let go.
  */
 static GT_TLS volatile sig_atomic_t held_signal;
+static GT_TLS pid_t held_by; /* the process it came to: not a child forked meanwhile */
 static void (*take_held_signal)(int sig);
 
 /*
@@ -149,7 +150,9 @@ static void unlock_stream(int locked)
 	if (held_signal) {
 		int sig = held_signal;
 		held_signal = 0;
-		take_held_signal(sig);
+		/* A handler's fork while it was held: the child was sent nothing. */
+		if (held_by == getpid())
+			take_held_signal(sig);
 	}
 }
 
@@ -158,6 +161,7 @@ int gt_stream_hold_signal(int sig, void (*take)(int sig))
 	if (!holding)
 		return 0;
 	take_held_signal = take;
+	held_by = getpid();
 	held_signal = sig;
 	return 1;
 }

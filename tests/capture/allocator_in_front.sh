@@ -34,6 +34,13 @@ in_front() {
 }
 
 in_front own-malloc "$prog"
+# A new run asked for (GITTRACE_SESSION=+, as gittrace sets it for its
+# command) whose first program runs untraced: the programs it starts are
+# told the run is untraced ("-"). Before, they got the "+" and each began a
+# run of its own, replacing the trace file.
+seen=$(GITTRACE_SESSION=+ GITTRACE_OUTPUT=$work/plus.zst \
+	run_traced "$preload" "$prog" printenv GITTRACE_SESSION 2>/dev/null | tail -n 1)
+check_eq "a new run, untraced: its program's session" - "$seen"
 if has_library libjemalloc.so.2; then
 	jemalloc=$(ldconfig -p | awk '$1 == "libjemalloc.so.2" { print $NF; exit }')
 	LD_PRELOAD=$jemalloc in_front jemalloc-first sh -c 'echo jemalloc in front'

@@ -130,4 +130,18 @@ for where in stream:threads:400 rules:many:0 start:many:0; do
 	check_eq "SIGTERM inside the tracer ($inside): exit status" $((128 + 15)) "$status"
 	killed "SIGTERM inside the tracer ($inside)" SIGTERM "$mallocs"
 done
+# The held SIGTERM is the process's it came to: a child that a handler forks
+# while it is held goes on, as untraced (before, the child took it too as it
+# let the stream go, and died of a signal nobody sent it).
+status=0
+SIGNAL_INSIDE=stream-then-usr1 GITTRACE_OUTPUT=$work/trace.zst \
+	LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$preload:$signal_inside" "$prog" forker \
+	>"$work/forker.stdout" || status=$?
+check_eq "SIGTERM held, then a handler's fork: the parent's status" $((128 + 15)) "$status"
+for _ in $(seq 100); do # the child is not waited for
+	grep -q reached "$work/forker.stdout" && break
+	sleep 0.1
+done
+check_grep "SIGTERM held, then a handler's fork: the child" \
+	"^the handler's child reached the end$" "$work/forker.stdout"
 finish

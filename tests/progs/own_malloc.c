@@ -6,7 +6,7 @@
  * it while it held that lock, and the program hung at its start. It
  * defines no reallocarray, whose hook then called glibc's realloc on one
  * of its blocks, which aborted. The capture test allocator_in_front.sh
- * runs it.
+ * runs it. Usage: own_malloc [COMMAND ARG...], which it execs at its end.
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, reallocarray */
 #include <errno.h>
@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #define CHUNK  (1 << 20)
 #define HEADER 16 /* the block's size, kept in front of it for realloc */
@@ -72,7 +73,8 @@ void *realloc(void *p, size_t n)
 
 static void *volatile kept; /* so that no allocation is elided */
 
-int main(void)
+/* With a command, execs it once done: the program it starts. */
+int main(int argc, char **argv)
 {
 	for (int i = 0; i < 100000; i++)
 		kept = malloc((size_t)i % 300 + 1);
@@ -83,5 +85,10 @@ int main(void)
 	if (!s || strcmp(s, "abc") != 0)
 		return 1;
 	printf("the program's own allocator served it\n");
+	if (argc > 1) {
+		fflush(stdout);
+		execvp(argv[1], argv + 1);
+		return 127;
+	}
 	return 0;
 }

@@ -29,6 +29,9 @@
  *            SIGTERM in the init and cut the sleep short; and the init's
  *            child had none, its calls lost.)
  *   threads  as many, with a second thread that waits meanwhile
+ *   forker   as threads, and a SIGUSR1 handler that forks: the child goes
+ *            on with the parent's work and prints "the handler's child
+ *            reached the end" (the parent, unless a signal ends it)
  * Its allocations: ALLOCATIONS malloc and free pairs of its own, so that a
  * trace of it has at least that many calls of each.
  */
@@ -56,6 +59,15 @@ static void allocate(void)
 			exit(2);
 		free(p);
 	}
+}
+
+static volatile sig_atomic_t handler_child;
+
+static void fork_in_handler(int sig)
+{
+	(void)sig;
+	if (fork() == 0)
+		handler_child = 1;
 }
 
 static void *wait_forever(void *unused)
@@ -272,12 +284,16 @@ int main(int argc, char **argv)
 		for (;;)
 			pause();
 	}
-	if (!strcmp(mode, "many") || !strcmp(mode, "threads")) {
+	if (!strcmp(mode, "many") || !strcmp(mode, "threads") || !strcmp(mode, "forker")) {
 		pthread_t waiter;
-		if (!strcmp(mode, "threads") && pthread_create(&waiter, NULL, wait_forever, NULL))
+		if (!strcmp(mode, "forker"))
+			signal(SIGUSR1, fork_in_handler);
+		if (strcmp(mode, "many") && pthread_create(&waiter, NULL, wait_forever, NULL))
 			return 2;
 		for (int i = 0; i < MANY_ROUNDS; i++)
 			allocate();
+		if (handler_child)
+			printf("the handler's child reached the end\n");
 		return 0;
 	}
 	if (!strcmp(mode, "ignored")) {
@@ -300,7 +316,7 @@ int main(int argc, char **argv)
 		raise(SIGINT);
 		return 3; /* not reached: SIGINT */
 	}
-	fprintf(stderr,
-		"usage: signal_actions actions|pipe|wait|many|threads|ignored|handled|race|init\n");
+	fprintf(stderr, "usage: signal_actions "
+			"actions|pipe|wait|many|threads|forker|ignored|handled|race|init\n");
 	return 2;
 }

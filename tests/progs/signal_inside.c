@@ -6,12 +6,15 @@
  *   stream  in libgittrace's 1000th pthread_mutex_lock: in a process of two
  *           threads, the stream's lock, taken inside the stream for each
  *           call's record
+ *   stream-then-usr1  there too, then SIGUSR1, whose handler the program
+ *           may fork in
  *   rules   in libgittrace's open of /proc/self/exe, where it reads the
  *           main program's frame rules with every signal held back: the
  *           signal comes as that reading ends
  *   start   in libgittrace's open of /proc/self/cmdline, as tracing starts
  *           (the image's IMAGE record), before its signal handlers are set
- * Each passes the call on to the next definition, libc's.
+ * The signals go to the calling thread. Each function passes the call on
+ * to the next definition, libc's.
  */
 #define _GNU_SOURCE /* RTLD_NEXT, dladdr */
 #include <dlfcn.h>
@@ -43,8 +46,13 @@ int pthread_mutex_lock(pthread_mutex_t *m)
 	static int locks;
 	if (!next)
 		next = (int (*)(pthread_mutex_t *))dlsym(RTLD_NEXT, "pthread_mutex_lock");
-	if (inside("stream") && from_tracer(__builtin_return_address(0)) && ++locks == 1000)
-		kill(getpid(), SIGTERM);
+	int usr1 = inside("stream-then-usr1");
+	if ((inside("stream") || usr1) && from_tracer(__builtin_return_address(0)) &&
+	    ++locks == 1000) {
+		raise(SIGTERM);
+		if (usr1)
+			raise(SIGUSR1);
+	}
 	return next(m);
 }
 
@@ -55,7 +63,7 @@ static int open_next(const char *name, const char *path, int flags, va_list ap)
 	mode_t mode = flags & (O_CREAT | O_TMPFILE) ? (mode_t)va_arg(ap, int) : 0;
 	if ((inside("rules") && !strcmp(path, "/proc/self/exe")) ||
 	    (inside("start") && !strcmp(path, "/proc/self/cmdline")))
-		kill(getpid(), SIGTERM);
+		raise(SIGTERM);
 	return next(path, flags, mode);
 }
 
