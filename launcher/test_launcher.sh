@@ -234,6 +234,15 @@ run env LD_PRELOAD="$preload" GITTRACE_OUTPUT="$PWD/shell.zst" \
 	"$gittrace" --no-report -o mine.zst -- sleep 0 2>preloaded.err
 check_eq "traced shell: status" 0 "$st"
 check_eq "traced shell: the command's run" sleep "$(exes mine.zst)"
+# Another copy of libgittrace.so in the user's LD_PRELOAD (another build) is
+# left out: loaded twice, the second warned "running untraced".
+mkdir -p other
+cp "$preload" other/libgittrace.so
+run env LD_PRELOAD="$PWD/other/libgittrace.so:libc_malloc_debug.so.0" \
+	"$gittrace" --no-report -o two.zst -- printenv LD_PRELOAD >two.out 2>two.err
+check_eq "another copy: the command's LD_PRELOAD" "$(realpath "$preload"):libc_malloc_debug.so.0" \
+	"$(cat two.out)"
+check_eq "another copy: stderr" "gittrace: trace kept in '$PWD/two.zst'" "$(cat two.err)"
 
 run "$gittrace" -- ./no-such-command 2>/dev/null
 check_eq "command not found" 127 "$st"
