@@ -158,11 +158,19 @@ static void unlock_stream(int locked)
 
 int gt_stream_hold_signal(int sig, void (*take)(int sig))
 {
-	if (!holding)
+	pid_t self = getpid();
+	/*
+	 * Only in the process the stream is: a vfork child sees its parent's
+	 * holding, and dies of the signal at once. A second signal held
+	 * meanwhile waits behind the first, which ends the process.
+	 */
+	if (!holding || (uint32_t)self != st.pid)
 		return 0;
-	take_held_signal = take;
-	held_by = getpid();
-	held_signal = sig;
+	if (!held_signal || held_by != self) {
+		take_held_signal = take;
+		held_by = self;
+		held_signal = sig;
+	}
 	return 1;
 }
 

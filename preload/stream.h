@@ -170,7 +170,11 @@ int gt_stream_held_here(void);
  * From a handler of a signal about to end the process (hooks_signal.c):
  * if it interrupted this thread inside the stream, where the image cannot
  * end, keeps sig for take, which this thread calls with it as soon as it
- * lets the stream go (microseconds on), and returns 1; else returns 0.
+ * lets the stream go (microseconds on), and returns 1; else returns 0. Not
+ * in a vfork child (its parent's thread is inside), nor in the child of a
+ * fork a handler made there (it goes on with its parent's stream, and dies
+ * of the signal at once, its last calls lost). A second signal is kept
+ * too, and the first taken.
  */
 int gt_stream_hold_signal(int sig, void (*take)(int sig));
 

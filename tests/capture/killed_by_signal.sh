@@ -144,4 +144,19 @@ for _ in $(seq 100); do # the child is not waited for
 done
 check_grep "SIGTERM held, then a handler's fork: the child" \
 	"^the handler's child reached the end$" "$work/forker.stdout"
+# A vfork child, on its parent's thread and memory, sees it inside the
+# stream: its own SIGTERM kills it at once, and the parent's held one still
+# ends the parent. A second signal held waits behind the first. Before, the
+# vfork child held its SIGTERM in the parent's memory and exited 7, and the
+# parent, finding the signal another process's, lived on; the second
+# signal took the first's place (status 130).
+for mode in vforker second; do
+	status=0
+	SIGNAL_INSIDE=stream-then-usr1 GITTRACE_OUTPUT=$work/trace.zst \
+		LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$preload:$signal_inside" "$prog" "$mode" \
+		>"$work/$mode.stdout" || status=$?
+	check_eq "SIGTERM held, then a handler's $mode: the status" $((128 + 15)) "$status"
+done
+check_grep "SIGTERM held, then a handler's vfork: the child" \
+	"^the handler's vfork child: killed by SIGTERM$" "$work/vforker.stdout"
 finish

@@ -32,6 +32,9 @@
  *   forker   as threads, and a SIGUSR1 handler that forks: the child goes
  *            on with the parent's work and prints "the handler's child
  *            reached the end" (the parent, unless a signal ends it)
+ *   vforker  as threads, and a SIGUSR1 handler that vforks a child that
+ *            raises SIGTERM (or _exits 7), and prints how the child ended
+ *   second   as threads, and a SIGUSR1 handler that raises SIGINT
  * Its allocations: ALLOCATIONS malloc and free pairs of its own, so that a
  * trace of it has at least that many calls of each.
  */
@@ -68,6 +71,29 @@ static void fork_in_handler(int sig)
 	(void)sig;
 	if (fork() == 0)
 		handler_child = 1;
+}
+
+static void vfork_in_handler(int sig)
+{
+	(void)sig;
+	pid_t child = vfork();
+	if (child == 0) {
+		raise(SIGTERM);
+		_exit(7);
+	}
+	int status = 0;
+	if (child > 0)
+		waitpid(child, &status, 0);
+	const char *how = WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM
+				  ? "the handler's vfork child: killed by SIGTERM\n"
+				  : "the handler's vfork child: not killed by SIGTERM\n";
+	(void)!write(1, how, strlen(how));
+}
+
+static void raise_int(int sig)
+{
+	(void)sig;
+	raise(SIGINT);
 }
 
 static void *wait_forever(void *unused)
@@ -284,10 +310,15 @@ int main(int argc, char **argv)
 		for (;;)
 			pause();
 	}
-	if (!strcmp(mode, "many") || !strcmp(mode, "threads") || !strcmp(mode, "forker")) {
+	if (!strcmp(mode, "many") || !strcmp(mode, "threads") || !strcmp(mode, "forker") ||
+	    !strcmp(mode, "vforker") || !strcmp(mode, "second")) {
 		pthread_t waiter;
 		if (!strcmp(mode, "forker"))
 			signal(SIGUSR1, fork_in_handler);
+		if (!strcmp(mode, "vforker"))
+			signal(SIGUSR1, vfork_in_handler);
+		if (!strcmp(mode, "second"))
+			signal(SIGUSR1, raise_int);
 		if (strcmp(mode, "many") && pthread_create(&waiter, NULL, wait_forever, NULL))
 			return 2;
 		for (int i = 0; i < MANY_ROUNDS; i++)
@@ -316,7 +347,8 @@ int main(int argc, char **argv)
 		raise(SIGINT);
 		return 3; /* not reached: SIGINT */
 	}
-	fprintf(stderr, "usage: signal_actions "
-			"actions|pipe|wait|many|threads|forker|ignored|handled|race|init\n");
+	fprintf(stderr,
+		"usage: signal_actions "
+		"actions|pipe|wait|many|threads|forker|vforker|second|ignored|handled|race|init\n");
 	return 2;
 }
