@@ -230,6 +230,12 @@ check_eq "nested: the inner run's processes" sleep "$(exes inner.zst)"
 case " $(exes outer.zst) " in
 *" sleep "*) fail "nested: the inner command in the outer run: $(exes outer.zst)" ;;
 esac
+# Straight inside another gittrace, which began at a request for a new run
+# itself: the inner one makes its own.
+run "$gittrace" --no-report -o outer2.zst -- "$gittrace" --no-report -o inner2.zst -- sleep 0 \
+	2>nested2.err
+check_eq "nested directly: status" 0 "$st"
+check_eq "nested directly: the inner run's processes" sleep "$(exes inner2.zst)"
 run env LD_PRELOAD="$preload" GITTRACE_OUTPUT="$PWD/shell.zst" \
 	"$gittrace" --no-report -o mine.zst -- sleep 0 2>preloaded.err
 check_eq "traced shell: status" 0 "$st"

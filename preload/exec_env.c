@@ -133,11 +133,12 @@ void gt_exec_env_measure(char *const envp[], struct gt_exec_env *e)
 	for (; envp && envp[n]; n++) {
 		if (!strncmp(envp[n], session, name_len)) {
 			has_session = 1;
-			if (!strcmp(envp[n] + name_len, GT_SESSION_NEW)) {
+			if (envp[n][name_len] == GT_SESSION_NEW) {
 				/* A new run, asked for by this program: its own to set up. */
-				if (!gt_session_began_anew())
+				if (!gt_session_began_at(envp[n]))
 					return;
-				e->session_index = n; /* this image's request: its run now */
+				e->session_index =
+					n; /* the request this image began at: its run now */
 			} else if (!traced_session() && strcmp(envp[n], session)) {
 				/* The run's path, inherited, where this process stopped the
 				 * run (a sandbox, a file it could not open): "-" instead. */

@@ -93,7 +93,8 @@ const char *gt_session_env(void)
 
 /*
  * The GITTRACE_SESSION this image began with (gt_session_read), and
- * whether it was GT_SESSION_NEW; a forked child's too.
+ * whether it was a GT_SESSION_NEW request; a forked child's too. given
+ * points into the environment as it was at the start: read there only.
  */
 static const char *given;
 static int began_anew;
@@ -101,7 +102,7 @@ static int began_anew;
 void gt_session_read(void)
 {
 	given = secure_getenv(SESSION_VAR);
-	began_anew = given && !strcmp(given, GT_SESSION_NEW);
+	began_anew = given && given[0] == GT_SESSION_NEW;
 }
 
 const char *gt_session_given(void)
@@ -109,9 +110,12 @@ const char *gt_session_given(void)
 	return began_anew ? NULL : given;
 }
 
-int gt_session_began_anew(void)
+int gt_session_began_at(const char *value)
 {
-	return began_anew;
+	size_t n = strlen(SESSION_VAR "=");
+	if (!strncmp(value, SESSION_VAR "=", n))
+		value += n;
+	return began_anew && !strcmp(value, given);
 }
 
 int gt_session_untraced(void)

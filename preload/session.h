@@ -27,24 +27,27 @@ int gt_session_holds(const struct gt_trace_file *file, int fd, struct stat *st);
 int gt_session_open(int *origin, struct gt_trace_file *file);
 
 /*
- * GITTRACE_SESSION=+ asks that the program exec'd next begin a run of its
- * own, as a root: `gittrace` sets it for its command, which a traced shell
- * (LD_PRELOAD exported), or a traced run's process, may start. A process
- * passes it on as it is (exec_env.c), but one that began at it, which
- * passes its own run on in its place.
+ * GITTRACE_SESSION=+ (followed by anything: `gittrace` adds its pid) asks
+ * that the program exec'd next begin a run of its own, as a root:
+ * `gittrace` sets it for its command, which a traced shell (LD_PRELOAD
+ * exported), or a traced run's process, may start. A process passes such
+ * a request on as it is (exec_env.c), but the very one it began at, in
+ * whose place it passes its own run on: a gittrace inside another's
+ * command makes a request of its own.
  */
-#define GT_SESSION_NEW "+"
+#define GT_SESSION_NEW '+'
+
+/* Whether value ("GITTRACE_SESSION=..." or its value) is the one this image began at. */
+int gt_session_began_at(const char *value);
 
 /*
  * Reads the GITTRACE_SESSION this image began with: first thing at the
- * start, so that an image whose tracing stops there still knows it began
- * at GT_SESSION_NEW (exec_env.c passes "-" on in its place).
+ * start, so that an image whose tracing stops there still knows the
+ * request it began at (exec_env.c passes "-" on in its place).
  */
 void gt_session_read(void);
-/* What gt_session_read read: NULL for a root's (none, or GT_SESSION_NEW). */
+/* What gt_session_read read: NULL for a root's (none, or a GT_SESSION_NEW request). */
 const char *gt_session_given(void);
-/* Whether this image (or the one it was forked from) began at GT_SESSION_NEW. */
-int gt_session_began_anew(void);
 
 /*
  * Whether a process before this one left the run untraced
