@@ -240,6 +240,12 @@ run env LD_PRELOAD="$preload" GITTRACE_OUTPUT="$PWD/shell.zst" \
 	"$gittrace" --no-report -o mine.zst -- sleep 0 2>preloaded.err
 check_eq "traced shell: status" 0 "$st"
 check_eq "traced shell: the command's run" sleep "$(exes mine.zst)"
+# The user's variables that the script's own names take reach the command
+# as they came (before, with the script's values: trace its temporary
+# file, depth empty, kept the LD_PRELOAD it built).
+run env trace=T depth=D kept=K entry=E output=O workdir=W \
+	"$gittrace" --no-report -o vars.zst -- sh -c 'echo "$trace $depth $kept $entry $output $workdir"' >vars.out
+check_eq "the user's variables of the script's names" "T D K E O W" "$(cat vars.out)"
 # Another copy of libgittrace.so in the user's LD_PRELOAD (another build) is
 # left out: loaded twice, the second warned "running untraced".
 mkdir -p other
