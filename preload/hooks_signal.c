@@ -22,11 +22,12 @@
  * Where the signal interrupted the tracer inside its stream, the image
  * cannot end there (gt_end_image_abruptly): the signal waits until the
  * thread lets the stream go, microseconds on (gt_stream_hold_signal), and
- * the process dies of it from there. Not caught in an init (pid 1, or a child
- * forked into a new pid namespace), whose default actions the kernel does
- * not carry out; caught again in the children an init forks. Not hidden: /proc/self/status's
- * SigCgt, and actions read with the system call itself or with sigset,
- * sysv_signal and bsd_signal. Linux only, as the other signal hooks.
+ * the process dies of it from there. Not caught in an init (pid 1, or a
+ * child forked into a new pid namespace), whose default actions the kernel
+ * does not carry out; caught again in the children an init forks. Not
+ * hidden: /proc/self/status's SigCgt, and actions read with the system
+ * call itself or with sigset, sysv_signal and bsd_signal. Linux only, as
+ * the other signal hooks.
  */
 #include "hooks_signal.h"
 
