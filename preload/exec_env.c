@@ -137,8 +137,8 @@ void gt_exec_env_measure(char *const envp[], struct gt_exec_env *e)
 				/* A new run, asked for by this program: its own to set up. */
 				if (!gt_session_began_at(envp[n]))
 					return;
-				e->session_index =
-					n; /* the request this image began at: its run now */
+				/* The request this image began at: its run now. */
+				e->session_index = n;
 			} else if (!traced_session() && strcmp(envp[n], session)) {
 				/* The run's path, inherited, where this process stopped the
 				 * run (a sandbox, a file it could not open): "-" instead. */

@@ -92,17 +92,21 @@ const char *gt_session_env(void)
 }
 
 /*
- * The GITTRACE_SESSION this image began with (gt_session_read), and
- * whether it was a GT_SESSION_NEW request; a forked child's too. given
- * points into the environment as it was at the start: read there only.
+ * The GITTRACE_SESSION this image began with (gt_session_read), a forked
+ * child's too: given points into the environment as it was at the start,
+ * read there only; a GT_SESSION_NEW request is copied, for the execs.
  */
 static const char *given;
 static int began_anew;
+static char request[PATH_MAX];
 
 void gt_session_read(void)
 {
 	given = secure_getenv(SESSION_VAR);
 	began_anew = given && given[0] == GT_SESSION_NEW;
+	request[0] = '\0';
+	if (began_anew && strlen(given) < sizeof(request))
+		strcpy(request, given);
 }
 
 const char *gt_session_given(void)
@@ -115,7 +119,7 @@ int gt_session_began_at(const char *value)
 	size_t n = strlen(SESSION_VAR "=");
 	if (!strncmp(value, SESSION_VAR "=", n))
 		value += n;
-	return began_anew && !strcmp(value, given);
+	return request[0] && !strcmp(value, request);
 }
 
 int gt_session_untraced(void)
