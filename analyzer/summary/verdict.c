@@ -352,10 +352,10 @@ static void time_inside(struct gt_verdict *v, const struct gt_verdict_input *in,
 		if (in->page_cycle_seconds > 0)
 			EVIDENCE("%s, about %s at %s a refault, which an allocator that keeps "
 				 "freed memory saves: %d× what giving a page back and writing it "
-				 "again took at the run's start (%s: the kernel's part, and about "
-				 "as "
-				 "much again in the program refilling the page), but no more than "
-				 "the run's system time a fault (%s, all of it %s: the high end)",
+				 "again took at the run's start (%s: the kernel's part, and "
+				 "about as much again in the program refilling the page), but no "
+				 "more than the run's system time a fault (%s, all of it %s: the "
+				 "high end)",
 				 faults, gt_format_seconds(in->refault_point_seconds).text,
 				 gt_format_seconds(in->refault_point_seconds /
 						   (double)in->heap_refaults)
@@ -376,8 +376,7 @@ static void time_inside(struct gt_verdict *v, const struct gt_verdict_input *in,
 					  "time per fault holds other system calls' then)"
 					: "; in the prediction's high end only: they are less than "
 					  "half of the faults, and the kernel's time per fault "
-					  "holds "
-					  "other system calls' (file reads and writes) too");
+					  "holds other system calls' (file reads and writes) too");
 	}
 	EVIDENCE("%.1f%% of %s inside the malloc family (%s): time inside, an estimate of "
 		 "what the allocator costs, not a bound on what another one saves",

@@ -138,7 +138,7 @@ SIGNAL_INSIDE=stream-then-usr1 GITTRACE_OUTPUT=$work/trace.zst \
 	LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD:}$preload:$signal_inside" "$prog" forker \
 	>"$work/forker.stdout" || status=$?
 check_eq "SIGTERM held, then a handler's fork: the parent's status" $((128 + 15)) "$status"
-for _ in $(seq 100); do # the child is not waited for
+for _ in $(seq 600); do # the child is not waited for: a bound for a hang
 	grep -q reached "$work/forker.stdout" && break
 	sleep 0.1
 done
