@@ -20,9 +20,9 @@
  * catches them again if it is traced.
  *
  * Where the signal interrupted the tracer inside its stream, the image
- * cannot end there (gt_end_image_abruptly): the signal waits until the
- * thread lets the stream go, microseconds on (gt_stream_hold_signal), and
- * the process dies of it from there. Not caught in an init (pid 1, or a
+ * cannot end there: the signal waits until the thread lets the stream go,
+ * microseconds on (gt_stream_hold_signal), and the process dies of it from
+ * there. Not caught in an init (pid 1, or a
  * child forked into a new pid namespace), whose default actions the kernel
  * does not carry out; caught again in the children an init forks. Not
  * hidden: /proc/self/status's SigCgt, and actions read with the system
@@ -31,9 +31,7 @@
  */
 #include "hooks_signal.h"
 
-#include "gittrace/format.h"
 #include "interpose.h"
-#include "lifecycle.h"
 #include "stream.h"
 #include "tracer.h"
 
@@ -53,6 +51,13 @@ static const int caught_signals[] = {SIGHUP, SIGINT, SIGPIPE, SIGTERM};
 static int catching;
 static struct sigaction program_default[GT_CAUGHT];
 
+/*
+ * A vfork child (or a child cloned with CLONE_VM) that gave the catchers
+ * back, in memory it shares with a parent that still catches: the parent's
+ * `catching` stays, and only this process stops.
+ */
+static pid_t gave_back_in;
+
 /* glibc's own names for the two, where the hooks run before dlsym has answered. */
 extern int __sigaction(int sig, const struct sigaction *act, struct sigaction *oldact);
 
@@ -71,16 +76,26 @@ static sighandler_t real_signal(int sig, sighandler_t handler)
 	return gt_real_signal ? gt_real_signal(sig, handler) : ssignal(sig, handler);
 }
 
+static int catching_here(void)
+{
+	return catching && !(gave_back_in && gave_back_in == getpid());
+}
+
 /* The index of sig in caught_signals while catching, else -1. */
 static int caught_index(int sig)
 {
-	for (unsigned i = 0; catching && i < GT_CAUGHT; i++)
+	if (!catching_here())
+		return -1;
+	for (unsigned i = 0; i < GT_CAUGHT; i++)
 		if (caught_signals[i] == sig)
 			return (int)i;
 	return -1;
 }
 
 static void catcher(int sig);
+
+/* Ends the image before a caught signal ends the process (gt_signals_catch's). */
+static void (*end_image)(int sig);
 
 static int is_catcher(const struct sigaction *a)
 {
@@ -136,7 +151,7 @@ static void catcher(int sig)
 	if (getpid() != 1 && gt_stream_hold_signal(sig, catcher))
 		return;
 	if (getpid() != 1)
-		gt_end_image_abruptly(GT_END_SIGNAL, sig, 0);
+		end_image(sig);
 	struct sigaction dfl = {.sa_handler = SIG_DFL};
 	real_sigaction(sig, i >= 0 ? &program_default[i] : &dfl, NULL);
 	sigset_t only;
@@ -164,41 +179,50 @@ static void catch_defaults(void)
 }
 
 /*
+ * A forked child's memory is its own: it catches as its parent did when it
+ * forked (the flag the parent shared with a vfork child says otherwise).
+ */
+static int catching_at_fork;
+
+void gt_signals_before_fork(void)
+{
+	catching_at_fork = catching_here();
+}
+
+/*
  * A child forked into a new pid namespace is its init: no catcher there. A
  * child an init forks is none: it catches, unless tracing stopped (a
  * sandbox gave the catchers back).
  */
-static void after_fork_in_child(void)
+void gt_signals_after_fork_in_child(void)
 {
+	catching = catching_at_fork;
+	gave_back_in = 0;
 	if (getpid() == 1)
 		gt_signals_give_back();
 	else if (!catching && __atomic_load_n(&gt_state, __ATOMIC_ACQUIRE) == GT_STATE_ON)
 		catch_defaults();
 }
 
-/*
- * Before the program's main, once tracing is on (gt_enter starts it if no
- * call has): each caught signal at its default action gets the catcher.
- * The four are held back until then: one that came while tracing started
- * (the image's first records: hundreds of microseconds) took its default
- * action past a catcher not yet there. First of this library's
- * constructors (the priority), so that tracing starts here unless a hook
- * started it before them.
- */
-__attribute__((constructor(101))) static void catch_signals(void)
+void gt_signals_hold(sigset_t *was)
 {
-	sigset_t four, was;
+	sigset_t four;
 	sigemptyset(&four);
 	for (unsigned i = 0; i < GT_CAUGHT; i++)
 		sigaddset(&four, caught_signals[i]);
-	pthread_sigmask(SIG_BLOCK, &four, &was);
-	if (gt_enter()) {
-		gt_leave();
-		if (getpid() != 1)
-			catch_defaults();
-		pthread_atfork(NULL, NULL, after_fork_in_child);
-	}
-	pthread_sigmask(SIG_SETMASK, &was, NULL);
+	pthread_sigmask(SIG_BLOCK, &four, was);
+}
+
+void gt_signals_release(const sigset_t *was)
+{
+	pthread_sigmask(SIG_SETMASK, was, NULL);
+}
+
+void gt_signals_catch(void (*end_image_on_signal)(int sig))
+{
+	end_image = end_image_on_signal;
+	if (getpid() != 1)
+		catch_defaults();
 }
 
 void gt_signals_give_back(void)
@@ -208,7 +232,10 @@ void gt_signals_give_back(void)
 		if (real_sigaction(caught_signals[i], NULL, &now) == 0 && is_catcher(&now))
 			real_sigaction(caught_signals[i], &program_default[i], NULL);
 	}
-	catching = 0;
+	if (gt_stream_is_ours())
+		catching = 0;
+	else if (catching)
+		gave_back_in = getpid();
 }
 
 GT_EXPORT int GT_HOOK_NAME(sigaction)(int sig, const struct sigaction *act,

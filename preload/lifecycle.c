@@ -9,6 +9,7 @@
 #include "exec_env.h"
 #include "fork_guard.h"
 #include "fork_mark.h"
+#include "hooks_signal.h"
 #include "image.h"
 #include "interpose.h"
 #include "loader.h"
@@ -47,6 +48,12 @@ static int constructed;
  */
 static pid_t deferred_pid;
 static uint64_t deferred_parent;
+
+/* A caught signal is about to end the process (hooks_signal.c). */
+static void end_image_on_signal(int sig)
+{
+	gt_end_image_abruptly(GT_END_SIGNAL, sig, 0);
+}
 
 /*
  * Does the work of starting; runs once, with the guard held. Returns 0
@@ -110,6 +117,7 @@ static int start(void)
 		on_exit(end_unless_constructed, NULL);
 	gt_tracer_on();
 	gt_image_begin(origin, 0);
+	gt_signals_catch(end_image_on_signal);
 	return 0;
 }
 
@@ -120,6 +128,13 @@ int gt_enter_slow(void)
 		return 0;
 	if (gt_tracer_claim_start()) {
 		int saved_errno = errno; /* opening the file, the unwinder's init */
+		/*
+		 * A signal that would end the process while tracing starts (the
+		 * image's first records: hundreds of microseconds) took its
+		 * default action past a catcher not yet set: it waits until then.
+		 */
+		sigset_t was;
+		gt_signals_hold(&was);
 		gt_in_tracer = GT_GUARD_OWN;
 		gt_resolve_real();
 		/*
@@ -131,6 +146,7 @@ int gt_enter_slow(void)
 		if (start())
 			gt_session_off();
 		gt_in_tracer = GT_GUARD_NONE;
+		gt_signals_release(&was);
 		errno = saved_errno;
 	}
 	if (__atomic_load_n(&gt_state, __ATOMIC_ACQUIRE) != GT_STATE_ON)
@@ -264,6 +280,7 @@ static void end_child_of_quick_exit(void)
  */
 static void before_fork_in_parent(void)
 {
+	gt_signals_before_fork();
 #ifdef __GLIBC__
 	if (quick_exiting) {
 		struct gt_own saved_guard = gt_own_begin(); /* the list may grow by calloc */
@@ -310,6 +327,7 @@ static void become_child_image(void)
  * forks inside libc that no hook sees. */
 static void after_fork_in_child(void)
 {
+	gt_signals_after_fork_in_child();
 	if (__atomic_load_n(&gt_state, __ATOMIC_ACQUIRE) != GT_STATE_ON)
 		return;
 	if (gt_fork_mark_works()) {
@@ -344,9 +362,15 @@ static void after_fork_in_child(void)
 static void after_missed_fork(void)
 {
 	gt_in_tracer = GT_GUARD_OWN;
-	/* A deferred fork ran the fork guard's handlers. */
-	if (!deferred_here())
+	/*
+	 * A deferred fork ran the fork handlers. Any other ran none in the
+	 * parent: what this memory holds is the parent's state at the fork.
+	 */
+	if (!deferred_here()) {
+		gt_signals_before_fork();
+		gt_signals_after_fork_in_child();
 		gt_fork_guard_after_missed_fork(gt_stream_threads() > 1);
+	}
 	become_child_image();
 }
 

@@ -117,11 +117,13 @@ check_eq "SIGTERM in a block's write: the program's end not reached" true \
 
 # SIGTERM inside the stream (the stream's lock, in a process of two
 # threads), as the main program's frame rules are read (the first call's
-# stack, with stacks), and as tracing starts: the signal waits until the
-# stream is let go, comes as the reading ends, or once the tracer's signal
-# handlers are set. Before, the process died there with no END: "complete":
-# false, killed_by null (and at the start, no image at all).
-for where in stream:threads:400 rules:many:0 start:many:0; do
+# stack, with stacks), and as tracing starts, in the tracer's constructor or
+# earlier, in a hook another library's constructor calls: the signal waits
+# until the stream is let go, comes as the reading ends, or once the
+# tracer's signal handlers are set. Before, the process died there with no
+# END: "complete": false, killed_by null (and at the start, no image at
+# all; where a hook started it, until the tracer's constructor).
+for where in stream:threads:400 rules:many:0 start:many:0 hook-start:many:0; do
 	IFS=: read -r inside mode mallocs <<<"$where"
 	status=0
 	SIGNAL_INSIDE=$inside GITTRACE_OUTPUT=$work/trace.zst \

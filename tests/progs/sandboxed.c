@@ -16,7 +16,9 @@
  *   sandboxed vfork    a vfork child enters exec's sandbox through
  *                      syscall() and runs echo; the parent goes on and
  *                      allocates AFTER_VFORK_SIZE bytes CALLS times, which
- *                      the trace must hold
+ *                      the trace must hold, and still reads SIGTERM's
+ *                      action as the default (the child gave the tracer's
+ *                      catchers back in its own process only)
  *   sandboxed fds      the sandbox kills on fstat only (how the tracer
  *                      tells its own descriptors); inside, it asks about
  *                      every descriptor from 3 to 1023 (fcntl, dup2, close)
@@ -26,6 +28,7 @@
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,6 +133,11 @@ static int vfork_echo(void)
 	int status;
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status)) {
 		fprintf(stderr, "the child failed\n");
+		return 1;
+	}
+	struct sigaction term;
+	if (sigaction(SIGTERM, NULL, &term) || term.sa_handler != SIG_DFL) {
+		fprintf(stderr, "SIGTERM's action is not the default after the child\n");
 		return 1;
 	}
 	for (int i = 0; i < CALLS; i++) {

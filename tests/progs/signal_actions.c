@@ -28,6 +28,8 @@
  *            pid namespace can be made. (The tracer's catcher once took
  *            SIGTERM in the init and cut the sleep short; and the init's
  *            child had none, its calls lost.)
+ *   init-raw as init, each fork made with syscall(SYS_fork), which runs no
+ *            fork handler (the tracer's own hook of syscall() stands in)
  *   threads  as many, with a second thread that waits meanwhile
  *   forker   as threads, and a SIGUSR1 handler that forks: the child goes
  *            on with the parent's work and prints "the handler's child
@@ -46,6 +48,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -237,7 +240,12 @@ static int sleeping(pid_t pid)
 	return state == 'S';
 }
 
-static int init_child(void)
+static pid_t fork_as(int raw)
+{
+	return raw ? (pid_t)syscall(SYS_fork) : fork();
+}
+
+static int init_child(int raw)
 {
 	/* As root, or else in a user namespace of its own. */
 	if (unshare(CLONE_NEWPID) && unshare(CLONE_NEWUSER | CLONE_NEWPID)) {
@@ -247,7 +255,7 @@ static int init_child(void)
 	int ready[2];
 	if (pipe(ready))
 		return 2;
-	pid_t child = fork();
+	pid_t child = fork_as(raw);
 	if (child < 0)
 		return 2;
 	if (!child) {
@@ -257,7 +265,7 @@ static int init_child(void)
 		int r = nanosleep(&second, NULL);
 		printf("init: pid %d, its sleep %s\n", (int)getpid(),
 		       r ? strerror(errno) : "lasted a second");
-		pid_t own = fork();
+		pid_t own = fork_as(raw);
 		if (!own) {
 			allocate();
 			raise(SIGTERM);
@@ -336,8 +344,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(mode, "race"))
 		return race();
-	if (!strcmp(mode, "init"))
-		return init_child();
+	if (!strcmp(mode, "init") || !strcmp(mode, "init-raw"))
+		return init_child(!strcmp(mode, "init-raw"));
 	if (!strcmp(mode, "handled")) {
 		signal(SIGINT, on_signal);
 		raise(SIGINT);
@@ -347,8 +355,8 @@ int main(int argc, char **argv)
 		raise(SIGINT);
 		return 3; /* not reached: SIGINT */
 	}
-	fprintf(stderr,
-		"usage: signal_actions "
-		"actions|pipe|wait|many|threads|forker|vforker|second|ignored|handled|race|init\n");
+	fprintf(stderr, "usage: signal_actions "
+			"actions|pipe|wait|many|threads|forker|vforker|second|ignored|handled|race|"
+			"init|init-raw\n");
 	return 2;
 }
