@@ -433,6 +433,21 @@ GT_EXPORT void GT_HOOK_NAME(quick_exit)(int status)
 	__builtin_unreachable();
 }
 
+/*
+ * daemon() forks and ends the parent with _exit(0) inside libc, where the
+ * _exit hook never sees it: the fork's parent handler ends the parent's
+ * image (lifecycle.c). Unhooked, the parent's last block and END were
+ * lost, and the report said the trace was cut.
+ */
+GT_EXPORT int GT_HOOK_NAME(daemon)(int nochdir, int noclose)
+{
+	need_real();
+	gt_daemon_begins();
+	int r = gt_real_daemon(nochdir, noclose);
+	gt_daemon_ends();
+	return r;
+}
+
 GT_EXPORT void *GT_HOOK_NAME(dlopen)(const char *file, int mode)
 {
 	need_real();

@@ -35,6 +35,7 @@ extern char **environ;
  * hook of hooks.def is left out:
  *   - memalign, pvalloc, reallocarray, quick_exit and __libc_start_main:
  *     glibc's (on macOS main's return reaches the interposed exit);
+ *   - daemon: for glibc's, whose parent ends past the _exit hook;
  *   - mmap64, mremap, execveat and clone: Linux's; fexecve: not in macOS;
  *   - execvpe: the stand-in below, which calls the interposed execvp;
  *   - system, popen and wordexp: macOS's reach the interposed posix_spawn

@@ -32,6 +32,7 @@ int gt_exit_status = -1;
 static void become_child_image(void);
 static void after_fork_in_child(void);
 static void before_fork_in_parent(void);
+static void after_fork_in_parent(void);
 static void after_missed_fork(void);
 static void end_unless_constructed(int status, void *unused);
 
@@ -105,7 +106,7 @@ static int start(void)
 		return -1;
 	}
 	gt_fork_mark_init();
-	pthread_atfork(before_fork_in_parent, NULL, after_fork_in_child);
+	pthread_atfork(before_fork_in_parent, after_fork_in_parent, after_fork_in_child);
 	/*
 	 * Tracing starts before this library's constructor when another
 	 * library's constructor, run first, calls a hook. If that process
@@ -288,6 +289,27 @@ static void before_fork_in_parent(void)
 		gt_own_end(&saved_guard);
 	}
 #endif
+}
+
+/* In daemon() on this thread (gt_daemon_begins). */
+static GT_TLS int daemonizing;
+
+void gt_daemon_begins(void)
+{
+	daemonizing = 1;
+}
+
+void gt_daemon_ends(void)
+{
+	daemonizing = 0;
+}
+
+static void after_fork_in_parent(void)
+{
+	if (daemonizing) {
+		daemonizing = 0;
+		gt_end_image_abruptly(GT_END_UNDERSCORE_EXIT, 0, 0);
+	}
 }
 
 void gt_note_busy(void)

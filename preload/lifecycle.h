@@ -95,6 +95,14 @@ void gt_end_image_abruptly(enum gt_end_reason reason, int status, int calls_foll
  */
 void gt_quick_exit_begins(int status);
 
+/*
+ * Around daemon(), on the thread that calls it: it forks, then ends the
+ * parent with _exit(0) inside libc, past the _exit hook. The fork's parent
+ * handler ends the parent's image there, as that hook would.
+ */
+void gt_daemon_begins(void);
+void gt_daemon_ends(void);
+
 /* Counts a call a signal handler made while its thread was in a hook's own work. */
 void gt_note_busy(void);
 

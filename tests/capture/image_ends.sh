@@ -17,7 +17,8 @@
 # constructor): its calls were lost. A fork in that library's destructor,
 # which runs after the tracer's: glibc has dropped the tracer's fork
 # handlers by then. And a fork by a signal handler while the tracer writes
-# the END (END_FORK, tests/progs/end_fork.c).
+# the END (END_FORK, tests/progs/end_fork.c). And daemon(), whose parent
+# glibc ends past the _exit hook.
 #
 # usage: bash image_ends.sh PRELOAD REPORT PROGRAM EARLY_LIB END_FORK WORKDIR
 . "$(dirname "$0")/../lib.sh"
@@ -114,6 +115,34 @@ check_eq "quick_exit_fork: both ended, with status 6" "fork:6 root:6" \
 check_eq "quick_exit_fork: the child's calls" 1000 \
 	"$(jq '[.processes[] | select(.origin == "fork") | .calls.malloc] | add' \
 		"$work/quick_exit_fork.json")"
+
+# daemon() ends its parent with _exit(0) inside libc, past the _exit hook;
+# the child goes on detached, allocates and makes a file. Before, the
+# parent's last block and END were lost: "complete": false.
+for run in daemon.plain daemon; do
+	args=(daemon "$work/$run.done")
+	if [ "$run" = daemon ]; then
+		GITTRACE_OUTPUT=$work/daemon.zst run_status "$work/$run" run_traced "$preload" "$prog" "${args[@]}"
+	else
+		run_status "$work/$run" "$prog" "${args[@]}"
+	fi
+done
+same_outcome "daemon" "$work/daemon.plain" "$work/daemon" 0
+# The child is not waited for: its END comes after its file. A bound for a hang.
+for _ in $(seq 600); do
+	[ -e "$work/daemon.done" ] && [ -e "$work/daemon.plain.done" ] &&
+		[ "$("$report" --json "$work/daemon.zst" | jq '.processes | length')" = 2 ] &&
+		"$report" --json "$work/daemon.zst" | jq -e '.processes | all(.exit_status != null)' >/dev/null &&
+		break
+	sleep 0.1
+done
+"$report" --json "$work/daemon.zst" >"$work/daemon.json"
+check_eq "daemon: trace complete" true "$(jq .trace.complete "$work/daemon.json")"
+check_eq "daemon: the parent and the child, with their exit statuses" "fork:0 root:0" \
+	"$(jq -r '[.processes[] | "\(.origin):\(.exit_status)"] | sort | join(" ")' "$work/daemon.json")"
+"$report" --dump "$work/daemon.zst" >"$work/daemon.dump"
+check_eq "daemon: every allocation, the parent's and the child's" 2000 \
+	"$(grep -c " CALL fn=malloc .* size=4327 " "$work/daemon.dump" || true)"
 
 # The same, 50 children, while another thread adds atexit handlers: a
 # child that inherited glibc's lock of the handler lists held hung where it

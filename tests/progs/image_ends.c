@@ -25,6 +25,10 @@
  *                        child that allocates CALLS blocks more and returns:
  *                        libc ends the child past every hook, and its calls
  *                        and END were lost
+ *   image_ends daemon FILE  daemon(1, 1): the parent ends with _exit(0)
+ *                        inside libc, past the _exit hook (its END was
+ *                        lost); the child allocates CALLS blocks more,
+ *                        makes FILE and exits
  *   image_ends quick_exit_forks_4  quick_exit(4), whose handler forks 50
  *                        children that _exit(9), while another thread adds
  *                        atexit handlers: a child that inherited glibc's
@@ -136,6 +140,16 @@ int main(int argc, char **argv)
 		pthread_create(&thread, NULL, add_atexit_handlers, NULL);
 		usleep(20000);
 		quick_exit(4);
+	}
+	if (argc == 3 && !strcmp(argv[1], "daemon")) {
+		if (daemon(1, 1))
+			return 2;
+		for (int i = 0; i < CALLS; i++) {
+			kept = malloc(SIZE);
+			free(kept);
+		}
+		FILE *done = fopen(argv[2], "w");
+		return done && !fclose(done) ? 0 : 2;
 	}
 	if (argc == 2 && !strcmp(argv[1], "quick_exit_fork_6")) {
 		at_quick_exit(fork_and_allocate);
