@@ -10,7 +10,11 @@
  *     stay, after it.
  *   - with the session, the run's GITTRACE_* settings that envp lacks: an
  *     environment made anew (env -i) would otherwise trace its programs
- *     with the defaults (stacks in a counting run).
+ *     with the defaults (stacks in a counting run);
+ *   - with the session, where envp has no ASAN_OPTIONS and this process's
+ *     own turn ASan's link-order check off (the launcher does): ASan's
+ *     runtime refuses to start where libgittrace comes before it in
+ *     LD_PRELOAD, so an ASan program that env -i starts would fail.
  * Nothing is added once the run is untraced (GITTRACE_SESSION=-), nor
  * where the program asks for a new run (GITTRACE_SESSION=+, session.h).
  *
@@ -28,13 +32,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PRELOAD_VAR "LD_PRELOAD="
+#define PRELOAD_VAR	    "LD_PRELOAD="
+#define ASAN_LINK_ORDER_OFF "verify_asan_link_order=0"
+static char asan_options[] = "ASAN_OPTIONS=" ASAN_LINK_ORDER_OFF;
 
 /* This library's path, as LD_PRELOAD must name it; empty if unknown. */
 static char self_path[PATH_MAX];
 
+/* This process's ASAN_OPTIONS turned the link-order check off. */
+static int asan_link_order_off;
+
 void gt_exec_env_init(void)
 {
+	const char *asan = getenv("ASAN_OPTIONS");
+	asan_link_order_off = asan && strstr(asan, ASAN_LINK_ORDER_OFF);
 	Dl_info info;
 	if (!dladdr((void *)gt_exec_env_init, &info) || !info.dli_fname)
 		return;
@@ -151,16 +162,19 @@ void gt_exec_env_measure(char *const envp[], struct gt_exec_env *e)
 		}
 	}
 	e->add_session = !has_session;
-	if (e->add_session && traced_session())
+	if (e->add_session && traced_session()) {
 		e->add_settings = settings_missing(envp);
+		e->add_asan_options = asan_link_order_off && !has_variable(envp, asan_options);
+	}
 	if (traced_session() && self_path[0] && !(preload && names_self(preload))) {
 		e->preload_old = preload;
 		e->preload_len = strlen(PRELOAD_VAR) + strlen(self_path) +
 				 (preload && *preload ? 1 + strlen(preload) : 0) + 1;
 	}
 	if (e->add_session || e->preload_len || e->session_index != SIZE_MAX)
-		/* the session, LD_PRELOAD if new, the settings, NULL */
-		e->slots = n + 3 + (size_t)__builtin_popcount(e->add_settings);
+		/* the session, LD_PRELOAD if new, the settings, ASAN_OPTIONS, NULL */
+		e->slots = n + 3 + (size_t)__builtin_popcount(e->add_settings) +
+			   (size_t)e->add_asan_options;
 }
 
 char *const *gt_exec_env_build(char *const envp[], const struct gt_exec_env *e, char **slots,
@@ -201,6 +215,8 @@ char *const *gt_exec_env_build(char *const envp[], const struct gt_exec_env *e, 
 	for (int i = 0; i < GT_SETTINGS_INHERITED; i++)
 		if (e->add_settings & (1u << i))
 			slots[n++] = (char *)gt_settings_inherited(i);
+	if (e->add_asan_options)
+		slots[n++] = asan_options;
 	slots[n] = NULL;
 	return slots;
 }

@@ -13,6 +13,7 @@ struct gt_exec_env {
 	const char *preload_old; /* its value, kept after libgittrace */
 	size_t session_index;	 /* envp's GITTRACE_SESSION to replace; SIZE_MAX: none */
 	unsigned add_settings;	 /* bit i: add gt_settings_inherited(i) */
+	int add_asan_options;	 /* add ASan's link-order check off (exec_env.c) */
 };
 
 /* Finds this library's path (at start, before any exec). */

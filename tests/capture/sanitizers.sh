@@ -65,4 +65,11 @@ check_eq "launcher: the ASan program counted as untraced" 1 \
 "$report" "$work/launcher.zst" >"$work/launcher.txt" 2>&1 || fail "launcher: the text report failed"
 check_grep "launcher: the text report says so" "^note: 1 program exec'd by traced processes ran untraced" \
 	"$work/launcher.txt"
+
+# The same program started by `env -i`: the tracer passes the run on to it
+# (LD_PRELOAD, the session), and the launcher's ASAN_OPTIONS with them.
+# Before, ASan refused to start there ("ASan runtime does not come first in
+# initial library list"), status 1.
+check_case env_i "$asan" 2 -- "$launcher" --no-report -o "$work/env_i.zst" -- \
+	bash -c "env -i \"$asan\"; exit \$?"
 finish
