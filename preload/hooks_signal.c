@@ -3,13 +3,16 @@
  * up to a second of calls, and all of a short run's. That is how most git
  * runs that do not exit end: `git log | head` and a pager quit early
  * (SIGPIPE), Ctrl-C (SIGINT), kill and timeout (SIGTERM), a closed terminal
- * (SIGHUP). Untraced, `git log -p | head -1` dies of SIGPIPE in its first
- * write past the pipe's end; traced, it left an image with no call.
+ * (SIGHUP); and less often a limit (SIGXCPU, SIGXFSZ under ulimit), a
+ * timer left at its default (SIGALRM), Ctrl-\ (SIGQUIT). Untraced, `git
+ * log -p | head -1` dies of SIGPIPE in its first write past the pipe's
+ * end; traced, it left an image with no call.
  *
- * So each of those four signals that is at its default action when the
- * tracer starts gets a handler (catcher) that ends the image, writing what
- * the tracer holds and an END of reason signal, then puts the default back
- * and raises the signal again: the process dies of it as untraced, with
+ * So each of those signals (format.h, GT_CAUGHT_SIGNALS, says which and
+ * why not others) that is at its default action when the tracer starts
+ * gets a handler (catcher) that ends the image, writing what the tracer
+ * holds and an END of reason signal, then puts the default back and
+ * raises the signal again: the process dies of it as untraced, with
  * the same status for its parent. A signal the program ignores, handles or
  * blocks is never seen here. Nothing else changes: the program sets and
  * reads these signals' actions through the sigaction and signal hooks
@@ -22,15 +25,15 @@
  * Where the signal interrupted the tracer inside its stream, the image
  * cannot end there: the signal waits until the thread lets the stream go,
  * microseconds on (gt_stream_hold_signal), and the process dies of it from
- * there. Not caught in an init (pid 1, or a
- * child forked into a new pid namespace), whose default actions the kernel
- * does not carry out; caught again in the children an init forks. Not
- * hidden: /proc/self/status's SigCgt, and actions read with the system
- * call itself or with sigset, sysv_signal and bsd_signal. Linux only, as
- * the other signal hooks.
+ * there. Not caught in an init (pid 1, or a child forked into a new pid
+ * namespace), whose default actions the kernel does not carry out; caught
+ * again in the children an init forks. Not hidden: /proc/self/status's
+ * SigCgt, and actions read with the system call itself or with sigset,
+ * sysv_signal and bsd_signal. Linux only, as the other signal hooks.
  */
 #include "hooks_signal.h"
 
+#include "gittrace/format.h"
 #include "interpose.h"
 #include "stream.h"
 #include "tracer.h"
@@ -39,7 +42,13 @@
 #include <signal.h>
 #include <unistd.h>
 
-static const int caught_signals[] = {SIGHUP, SIGINT, SIGPIPE, SIGTERM};
+#define GT_SIGNAL(number, name) SIG##name,
+static const int caught_signals[] = {GT_CAUGHT_SIGNALS(GT_SIGNAL)};
+#undef GT_SIGNAL
+#define GT_LINUX_NUMBER(number, name)                                                              \
+	_Static_assert(SIG##name == (number), "SIG" #name " as format.h numbers it");
+GT_CAUGHT_SIGNALS(GT_LINUX_NUMBER)
+#undef GT_LINUX_NUMBER
 #define GT_CAUGHT (sizeof(caught_signals) / sizeof(caught_signals[0]))
 
 /*
@@ -206,11 +215,11 @@ void gt_signals_after_fork_in_child(void)
 
 void gt_signals_hold(sigset_t *was)
 {
-	sigset_t four;
-	sigemptyset(&four);
+	sigset_t caught;
+	sigemptyset(&caught);
 	for (unsigned i = 0; i < GT_CAUGHT; i++)
-		sigaddset(&four, caught_signals[i]);
-	pthread_sigmask(SIG_BLOCK, &four, was);
+		sigaddset(&caught, caught_signals[i]);
+	pthread_sigmask(SIG_BLOCK, &caught, was);
 }
 
 void gt_signals_release(const sigset_t *was)

@@ -58,6 +58,13 @@ void gt_resolve_real(void);
 int gt_hooks_in_front(void);
 
 /*
+ * Whether the malloc in front is another copy of this library (a file of
+ * the same name elsewhere, both in LD_PRELOAD): that copy traces the
+ * process, and calls this one's hooks as its real functions.
+ */
+int gt_other_copy_in_front(void);
+
+/*
  * The realloc the program's own calls reach where another malloc comes
  * before ours (gt_hooks_in_front) and that realloc is not libgittrace's
  * hook either (NULL otherwise): it alone may take that malloc's blocks.

@@ -106,6 +106,11 @@ int gt_hooks_in_front(void)
 	return 1; /* the interpose table, not an order, binds the calls */
 }
 
+int gt_other_copy_in_front(void)
+{
+	return 0;
+}
+
 void *(*gt_realloc_in_front(void))(void *, size_t)
 {
 	return NULL;

@@ -11,6 +11,7 @@
 #include <link.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define GT_HOOK(ret, name, params) ret(*gt_real_##name) params;
 #include "hooks.def"
@@ -99,6 +100,21 @@ int gt_hooks_in_front(void)
 		if (!stand_in(family[i]))
 			return ours(family[i]);
 	return 0; /* every one a stand-in: which comes first cannot be told */
+}
+
+/* The file name of the object path names, past its last '/'. */
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+int gt_other_copy_in_front(void)
+{
+	Dl_info front, self;
+	return dladdr((void *)free, &front) && !stand_in((void *)free) && front.dli_fname &&
+	       dladdr((void *)ours, &self) && self.dli_fname && front.dli_fbase != self.dli_fbase &&
+	       !strcmp(base_name(front.dli_fname), base_name(self.dli_fname));
 }
 
 void *(*gt_realloc_in_front(void))(void *, size_t)

@@ -59,7 +59,8 @@ static void end_image_on_signal(int sig)
 /*
  * Does the work of starting; runs once, with the guard held. Returns 0
  * with tracing on; -1 with it off (turned off, with a warning or quietly,
- * by the module that failed).
+ * by the module that failed); 1 with it off in this copy of the library
+ * alone, where another copy traces the process.
  */
 static int start(void)
 {
@@ -82,6 +83,11 @@ static int start(void)
 		return -1;
 	}
 	if (!gt_hooks_in_front()) {
+		/* That copy traces the process; its run stays as it is. */
+		if (gt_other_copy_in_front()) {
+			gt_stop_quietly();
+			return 1;
+		}
 		gt_disable(
 			"another malloc comes before libgittrace.so's (an allocator earlier in "
 			"LD_PRELOAD, or the program's own): running untraced; put libgittrace.so "
@@ -144,7 +150,7 @@ int gt_enter_slow(void)
 		 * not: a full disk or size limit marks the file instead
 		 * (session.c).
 		 */
-		if (start())
+		if (start() < 0)
 			gt_session_off();
 		gt_in_tracer = GT_GUARD_NONE;
 		gt_signals_release(&was);

@@ -738,17 +738,18 @@ void gt_summary_on_stacks(struct gt_summary *s, gt_proc_stacks_hook *hook, void 
  * still count).
  */
 /*
- * The name of signal sig, as the traced system numbers it, into name (""
- * for 0). The tracer ends an image for the four signals it catches
- * (preload/hooks_signal.c), numbered alike on Linux and macOS; another
- * number is written as a number.
+ * The name of signal sig into name ("" for 0): the tracer ends an image
+ * for the signals it catches (format.h, GT_CAUGHT_SIGNALS, by their Linux
+ * numbers); another number is written as a number.
  */
 static void signal_name(int sig, char *name, size_t size)
 {
+#define GT_SIGNAL_NAME(number, abbrev) {number, "SIG" #abbrev},
 	static const struct {
 		int sig;
 		const char *name;
-	} names[] = {{1, "SIGHUP"}, {2, "SIGINT"}, {13, "SIGPIPE"}, {15, "SIGTERM"}};
+	} names[] = {GT_CAUGHT_SIGNALS(GT_SIGNAL_NAME)};
+#undef GT_SIGNAL_NAME
 	*name = '\0';
 	if (sig)
 		snprintf(name, size, "signal %d", sig);

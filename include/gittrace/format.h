@@ -395,6 +395,28 @@ enum gt_end_reason {
 	GT_END_SIGNAL = 3,	    /* killed by a signal at its default action: its number (4.1) */
 };
 
+/*
+ * The signals whose END the tracer writes (GT_END_SIGNAL, by their Linux
+ * numbers: the catcher is Linux's): those that end a process at their
+ * default action and come from outside it or from a limit. Not the ones a
+ * failing program raises itself (SIGABRT, SIGSEGV, SIGBUS, ...): its
+ * memory may be what failed, and writing from it could turn its death into
+ * another. X(number, name without "SIG").
+ */
+#define GT_CAUGHT_SIGNALS(X)                                                                       \
+	X(1, HUP)                                                                                  \
+	X(2, INT)                                                                                  \
+	X(3, QUIT)                                                                                 \
+	X(10, USR1)                                                                                \
+	X(12, USR2)                                                                                \
+	X(13, PIPE)                                                                                \
+	X(14, ALRM)                                                                                \
+	X(15, TERM)                                                                                \
+	X(24, XCPU)                                                                                \
+	X(25, XFSZ)                                                                                \
+	X(26, VTALRM)                                                                              \
+	X(27, PROF)
+
 enum gt_drop_reason {
 	GT_DROP_NO_MEMORY = 0,	  /* the tracer could not get memory */
 	GT_DROP_LOCK_TIMEOUT = 1, /* final flush could not take the lock */

@@ -3,7 +3,8 @@
 # (LD_PRELOAD=libc_malloc_debug.so.0) and as `env -u LD_PRELOAD` does: the
 # run's session puts libgittrace back, in front, at exec (exec_env.c), by
 # its absolute path alone; and with the run's settings when the environment
-# was made anew (env -i).
+# was made anew (env -i). A second copy of the library in LD_PRELOAD stays
+# out of the way.
 #
 # usage: bash ld_preload_rewritten.sh PRELOAD REPORT WORKDIR
 . "$(dirname "$0")/../lib.sh"
@@ -51,4 +52,20 @@ check_eq "env -i: stack depths of the two git images" "0 7" \
 seen=$(GITTRACE_OUTPUT="$work/env_i2.zst" GITTRACE_STACK_DEPTH=0 run_traced "$preload" \
 	sh -c 'env -i printenv' | grep '^GITTRACE_' | sed 's/=.*//' | sort | tr '\n' ' ')
 check_eq "env -i: what the program sees" "GITTRACE_SESSION GITTRACE_STACK_DEPTH " "$seen"
+
+# A second copy of libgittrace.so in LD_PRELOAD (a file of the same name
+# elsewhere): the first traces the whole tree, the second stays quiet.
+# Before, the second warned "another malloc comes before libgittrace.so's"
+# and, called as the first's real execve, gave the children
+# GITTRACE_SESSION=-: git ran untraced, and the trace said nothing of it.
+mkdir -p "$work/copy"
+cp "$preload" "$work/copy/libgittrace.so"
+GITTRACE_OUTPUT="$work/copy.zst" LD_PRELOAD="$(realpath "$preload"):$work/copy/libgittrace.so" \
+	run_status "$work/copy" sh -c 'git --version; git --version'
+check_eq "two copies: exit status" 0 "$(cat "$work/copy.status")"
+check_eq "two copies: stderr" "" "$(cat "$work/copy.stderr")"
+"$report" --json "$work/copy.zst" >"$work/copy.json"
+check_eq "two copies: git images traced" 2 \
+	"$(jq '[.processes[] | select(.argv[0] == "git")] | length' "$work/copy.json")"
+check_eq "two copies: trace complete" true "$(jq .trace.complete "$work/copy.json")"
 finish

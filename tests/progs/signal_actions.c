@@ -3,7 +3,7 @@
  * actions of the signals the tracer catches (preload/hooks_signal.c), and
  * how it dies of them. Usage: signal_actions MODE
  *   actions  prints each action it reads while it sets and resets those
- *            signals (and SIGUSR1, which the tracer leaves alone) through
+ *            signals (and SIGABRT, which the tracer leaves alone) through
  *            sigaction and signal; exits 0
  *   pipe     makes its allocations, then writes into a pipe with no
  *            reader: killed by SIGPIPE
@@ -298,7 +298,7 @@ int main(int argc, char **argv)
 	const char *mode = argc == 2 ? argv[1] : "";
 	setvbuf(stdout, NULL, _IONBF, 0);
 	if (!strcmp(mode, "actions")) {
-		const int sigs[] = {SIGHUP, SIGINT, SIGPIPE, SIGTERM, SIGUSR1};
+		const int sigs[] = {SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGTERM, SIGXFSZ, SIGABRT};
 		for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 			actions(sigs[i]);
 		return 0;
