@@ -92,14 +92,23 @@ static int stand_in(void *found)
 	       sym->st_shndx == SHN_UNDEF;
 }
 
-int gt_hooks_in_front(void)
+/*
+ * The first of the malloc family that is no stand-in (where the program
+ * took malloc's address, another of the family tells); NULL where every
+ * one is, and which comes first cannot be told.
+ */
+static void *family_in_front(void)
 {
-	/* Where the program took malloc's address, another of the family tells. */
 	void *const family[] = {(void *)malloc, (void *)calloc, (void *)realloc, (void *)free};
 	for (size_t i = 0; i < sizeof(family) / sizeof(family[0]); i++)
 		if (!stand_in(family[i]))
-			return ours(family[i]);
-	return 0; /* every one a stand-in: which comes first cannot be told */
+			return family[i];
+	return NULL;
+}
+
+int gt_hooks_in_front(void)
+{
+	return ours(family_in_front());
 }
 
 /* The file name of the object path names, past its last '/'. */
@@ -111,9 +120,10 @@ static const char *base_name(const char *path)
 
 int gt_other_copy_in_front(void)
 {
+	void *found = family_in_front();
 	Dl_info front, self;
-	return dladdr((void *)free, &front) && !stand_in((void *)free) && front.dli_fname &&
-	       dladdr((void *)ours, &self) && self.dli_fname && front.dli_fbase != self.dli_fbase &&
+	return found && !ours(found) && dladdr(found, &front) && front.dli_fname &&
+	       dladdr((void *)ours, &self) && self.dli_fname &&
 	       !strcmp(base_name(front.dli_fname), base_name(self.dli_fname));
 }
 
