@@ -247,14 +247,16 @@ run env trace=T depth=D kept=K entry=E output=O workdir=W \
 	"$gittrace" --no-report -o vars.zst -- sh -c 'echo "$trace $depth $kept $entry $output $workdir"' >vars.out
 check_eq "the user's variables of the script's names" "T D K E O W" "$(cat vars.out)"
 # Another copy of libgittrace.so in the user's LD_PRELOAD (another build) is
-# left out: loaded twice, the second warned "running untraced".
+# left out: loaded twice, the second warned "running untraced". That copy
+# traces the launcher's shell to its default file, kept here, not in /tmp.
 mkdir -p other
 cp "$preload" other/libgittrace.so
-run env LD_PRELOAD="$PWD/other/libgittrace.so:libc_malloc_debug.so.0" \
+run env LD_PRELOAD="$PWD/other/libgittrace.so:libc_malloc_debug.so.0" TMPDIR="$PWD/other" \
 	"$gittrace" --no-report -o two.zst -- printenv LD_PRELOAD >two.out 2>two.err
 check_eq "another copy: the command's LD_PRELOAD" "$(realpath "$preload"):libc_malloc_debug.so.0" \
 	"$(cat two.out)"
 check_eq "another copy: stderr" "gittrace: trace kept in '$PWD/two.zst'" "$(cat two.err)"
+check_eq "another copy: the shell's own trace" 1 "$(ls other/gittrace.*.zst | wc -l)"
 
 run "$gittrace" -- ./no-such-command 2>/dev/null
 check_eq "command not found" 127 "$st"
