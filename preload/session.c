@@ -24,7 +24,9 @@
  * has a root per command, and git gc --auto leaves a repack running after
  * the command that started it. That root adds its records to theirs
  * instead of truncating the file under them, and the launcher waits for
- * the lock before it reports (launcher/gittrace.in).
+ * the lock before it reports (launcher/gittrace.in). A command of a
+ * pipeline whose others have ended already joins them too: it holds the
+ * other end of a pipe they marked on the file (pipeline_marks.h).
  *
  * Safety: the file is created with O_NOFOLLOW (a symlink planted at the
  * path is refused, never followed), mode 0600 unless GITTRACE_FILE_MODE
@@ -35,6 +37,7 @@
 #include "session.h"
 #include "log.h"
 #include "no_cancel.h"
+#include "pipeline_marks.h"
 #include "settings.h"
 #include "tracer.h"
 #include "gittrace/format.h"
@@ -226,7 +229,8 @@ static int open_root_file(char *path, size_t cap, int *named)
 /*
  * The user named the root's file (a regular one): replacing its content is
  * what they asked, unless traced processes of another run write it now
- * (they hold its lock). Returns 1 if it was emptied, 0 if this run joins
+ * (they hold its lock), or wrote it as commands of this process's pipeline
+ * (pipeline_marks.h). Returns 1 if it was emptied, 0 if this run joins
  * theirs, -1 if it could not be emptied. Where locks fail otherwise (some
  * network file systems), it is emptied, as before there were locks.
  */
@@ -234,7 +238,12 @@ static int replace_unless_written(int fd)
 {
 	if (flock(fd, LOCK_EX | LOCK_NB) && errno == EWOULDBLOCK)
 		return 0;
-	return ftruncate(fd, 0) ? -1 : 1;
+	if (gt_pipeline_wrote(fd))
+		return 0;
+	if (ftruncate(fd, 0))
+		return -1;
+	gt_pipeline_forget(fd);
+	return 1;
 }
 
 /* Holds the file's shared lock while the process writes it; never waits. */
@@ -365,6 +374,8 @@ static int open_session(int *origin, struct gt_trace_file *file)
 		return -1;
 	}
 	hold(fd);
+	if (named)
+		gt_pipeline_mark(fd); /* for the pipeline's roots that start later */
 	file->fd = writer_fd(fd);
 	file->dev = st.st_dev;
 	file->ino = st.st_ino;

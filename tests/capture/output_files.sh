@@ -39,6 +39,25 @@ for run in 1 2; do
 	GITTRACE_OUTPUT=$named run_traced "$preload" "$prog" "$work/n$run" >/dev/null
 	check_eq "named file, run $run: the run's images alone" 4 "$(images_in "$named")"
 done
+# The commands of a pipeline, traced from a shell that is not: each is a
+# root. The reader's starts only once the writer has ended and let go of
+# the file's lock (the shell's builtin read waits on a fifo the writer's
+# side writes after it): it joins the file by the pipe between them.
+# Before, it replaced the file, and the writer's four images were gone.
+mkfifo "$work/after"
+# shellcheck disable=SC2016 # the inner shell expands them
+bash -c '{ LD_PRELOAD=$1 GITTRACE_OUTPUT=$2 "$3" "$4"; echo >"$5"; } |
+	{ read -r _ <"$5"; LD_PRELOAD=$1 GITTRACE_OUTPUT=$2 exec cat; }' \
+	_ "$preload" "$named" "$prog" "$work/n5" "$work/after" >/dev/null
+check_eq "a pipeline's reader started after its writer ended: both in the file" 5 \
+	"$(images_in "$named")"
+# Two runs one after the other that write into the same pipe (a script's
+# output that its runner reads) hold the same end of it: the second
+# replaces the file.
+# shellcheck disable=SC2016
+bash -c '{ LD_PRELOAD=$1 GITTRACE_OUTPUT=$2 "$3" "$4"; LD_PRELOAD=$1 GITTRACE_OUTPUT=$2 "$3" "$5"; } |
+	cat' _ "$preload" "$named" "$prog" "$work/n6" "$work/n7" >/dev/null
+check_eq "two runs into one pipe: the second's images alone" 4 "$(images_in "$named")"
 # A root that starts while another still writes: cat, traced, waits on a
 # fifo once its first block is in the file; known_calls runs meanwhile.
 mkfifo "$work/gate"
