@@ -692,6 +692,23 @@ static struct percent_range range_of(const struct gt_prediction *p)
 }
 
 /*
+ * A predicted saving below the class's minimum, as the "neither" headline
+ * gives it: whole percents, unless rounding would reach the minimum
+ * ("about 10%" beside "no remedy is predicted to save 10%" for 9.8%):
+ * then one decimal, rounded down.
+ */
+static struct percent_range below_class_min(double gain)
+{
+	struct percent_range r;
+	double pct = 100 * gain;
+	if (round(pct) >= round(100 * GT_GAIN_CLASS_MIN))
+		snprintf(r.text, sizeof(r.text), "%.1f%%", floor(10 * pct) / 10);
+	else
+		snprintf(r.text, sizeof(r.text), "%.0f%%", pct);
+	return r;
+}
+
+/*
  * The clause a headline ends with when windows were lowered but are not
  * the class: what the trace saw them cost (seen: the prediction before
  * git's unseen search widened it), and that search if there is one.
@@ -842,13 +859,16 @@ void gt_verdict_compute(struct gt_verdict *v, const struct gt_verdict_input *in)
 		}
 		/* git's search of its windows is unseen: no "about 0%" beside "up to 99%". */
 		char windows[64];
-		snprintf(windows, sizeof(windows),
-			 v->window_search ? "default windows unseen, up to %.0f%%"
-					  : "default windows about %.0f%%",
-			 100 * (v->window_search ? v->window.high : v->window.gain));
+		if (v->window_search)
+			snprintf(windows, sizeof(windows), "default windows unseen, up to %.0f%%",
+				 100 * v->window.high);
+		else
+			snprintf(windows, sizeof(windows), "default windows about %s",
+				 below_class_min(v->window.gain).text);
 		v->headline = fmt("neither: no remedy is predicted to save %.0f%% of the run "
-				  "(%s, another allocator about %.0f%%)%s",
-				  100 * GT_GAIN_CLASS_MIN, windows, 100 * v->allocator.gain,
+				  "(%s, another allocator about %s)%s",
+				  100 * GT_GAIN_CLASS_MIN, windows,
+				  below_class_min(v->allocator.gain).text,
 				  *lowered	     ? lowered
 				  : v->window_search ? search_clause(in, clause, sizeof(clause))
 						     : "; look elsewhere (I/O, hashing, deltas)");

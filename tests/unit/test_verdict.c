@@ -77,6 +77,20 @@ int main(void)
 	 * fault windows in again and again. Time inside no longer decides.
 	 */
 	CHECK(classify(0.1, 0.3, 1.2) == GT_VERDICT_WINDOW);
+	/*
+	 * Just below the minimum, the "neither" headline does not round a
+	 * saving up to it: 9.9%, not "about 10%" beside "no remedy is
+	 * predicted to save 10%".
+	 */
+	facts(&in, 0.99, 0, 0);
+	gt_verdict_compute(&v, &in);
+	CHECK(strstr(v.headline, "another allocator about 9.9%)") != NULL);
+	gt_verdict_release(&v);
+	facts(&in, 0.2, 0.5, 0.99);
+	gt_verdict_compute(&v, &in);
+	CHECK(v.cls == GT_VERDICT_NEITHER);
+	CHECK(strstr(v.headline, "default windows about 9.9%, another allocator about 2%") != NULL);
+	gt_verdict_release(&v);
 
 	/*
 	 * No call seen (a trace stopped at its start): no advice to look
