@@ -646,20 +646,23 @@ static void window_suggestions(struct gt_verdict *v, const struct gt_verdict_inp
 }
 
 /*
- * What a window-bound headline says to do: unset the settings, or drop
- * those the command gave git, and unset the others it saw lowered.
+ * What a window-bound headline says to do: unset the settings the run saw
+ * lowered (both, when the trace shows neither: regions mapped again with
+ * no eviction), or drop those the command gave git and unset the others.
  */
 static const char *window_remedy(const struct gt_verdict_input *in, char *buf, size_t size)
 {
 	const char *given = settings_given(in);
-	if (!given)
-		return "unset core.packedGitLimit and core.packedGitWindowSize";
 	int limit = in->evictions && !given_key(in, "core.packedGitLimit=");
 	int window = window_lowered(in) && !given_key(in, "core.packedGitWindowSize=");
-	snprintf(buf, size, "drop the command's %s%s%s%s", given, limit || window ? "; unset " : "",
-		 limit ? "core.packedGitLimit" : "",
-		 window ? (limit ? " and core.packedGitWindowSize" : "core.packedGitWindowSize")
-			: "");
+	if (!given && !limit && !window)
+		limit = window = 1;
+	snprintf(buf, size, "%s%s%s%s%s", given ? "drop the command's " : "", given ? given : "",
+		 given && (limit || window) ? "; " : "", limit || window ? "unset " : "",
+		 limit && window ? "core.packedGitLimit and core.packedGitWindowSize"
+		 : limit	 ? "core.packedGitLimit"
+		 : window	 ? "core.packedGitWindowSize"
+				 : "");
 	return buf;
 }
 

@@ -125,7 +125,37 @@ int main(void)
 	CHECK(any(v.suggestions, v.nsuggestions, "GIT_TRACE2_CONFIG_PARAMS='core.packed*'"));
 	CHECK(any(v.suggestions, v.nsuggestions, "gittrace --confirm"));
 	CHECK(any(v.evidence, v.nevidence, "at least 256 KiB and below 320 KiB"));
+	/*
+	 * The headline names the settings the run saw lowered, not both: a
+	 * limit alone, windows of git's default size, is one to unset.
+	 */
+	CHECK(strstr(v.headline, "; unset core.packedGitLimit and core.packedGitWindowSize") !=
+	      NULL);
 	gt_verdict_release(&v);
+	facts(&in, 1.0, 0.5, 1.0);
+	in.window = 1ull << 30;
+	gt_verdict_compute(&v, &in);
+	CHECK(v.cls == GT_VERDICT_WINDOW);
+	CHECK(strstr(v.headline, "; unset core.packedGitLimit") != NULL);
+	CHECK(!strstr(v.headline, "packedGitWindowSize"));
+	gt_verdict_release(&v);
+	facts(&in, 1.0, 0.5, 1.0);
+	in.evictions = 0;
+	gt_verdict_compute(&v, &in);
+	CHECK(v.cls == GT_VERDICT_WINDOW);
+	CHECK(strstr(v.headline, "; unset core.packedGitWindowSize") != NULL);
+	CHECK(!strstr(v.headline, "packedGitLimit"));
+	gt_verdict_release(&v);
+	/* Regions mapped again with neither lowered (no eviction seen): both. */
+	facts(&in, 1.0, 0.5, 1.0);
+	in.evictions = 0;
+	in.window = 1ull << 30;
+	gt_verdict_compute(&v, &in);
+	CHECK(strstr(v.headline, "; unset core.packedGitLimit and core.packedGitWindowSize") !=
+	      NULL);
+	gt_verdict_release(&v);
+	facts(&in, 1.0, 0.5, 1.0);
+	gt_verdict_compute(&v, &in);
 	/* Bounds that read alike rounded are written in bytes. */
 	in.limit_at_least = 1 << 20;
 	in.limit_below = 1071934;
