@@ -414,6 +414,15 @@ static void time_inside(struct gt_verdict *v, const struct gt_verdict_input *in,
 		EVIDENCE("%.1f%% of %s inside mmap/munmap/mremap (%s); the kernel's time of "
 			 "%s is unknown, so no bound on what a window setting saves is known",
 			 100 * v->mmap_share, of, gt_format_seconds(in->mmap_seconds).text, they);
+	} else if (v->window_bound >= 1) {
+		/* "can save no more than 100%" would read as a bound; it is none. */
+		EVIDENCE("%.1f%% of %s inside mmap/munmap/mremap (%s); with all the kernel's "
+			 "time (%s of system time, which holds the tracer's own writes too), "
+			 "together "
+			 "they reach the program's whole CPU time, so the trace sets no bound on "
+			 "what a window setting saves",
+			 100 * v->mmap_share, of, gt_format_seconds(in->mmap_seconds).text,
+			 gt_format_seconds(in->system_seconds).text);
 	} else {
 		EVIDENCE("%.1f%% of %s inside mmap/munmap/mremap (%s); with all the kernel's "
 			 "time (%s of system time), no window setting can save more than %.1f%%",

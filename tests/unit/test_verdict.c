@@ -406,6 +406,19 @@ int main(void)
 	CHECK(strstr(v.headline, "look elsewhere") != NULL);
 	gt_verdict_release(&v);
 	/*
+	 * Kernel time as large as the program's own CPU time (it holds the
+	 * tracer's writes, which the basis leaves out): no bound, not "can
+	 * save no more than 100.0%".
+	 */
+	double system = in.system_seconds;
+	in.system_seconds = in.cpu_seconds;
+	gt_verdict_compute(&v, &in);
+	CHECK(v.window_bound == 1);
+	CHECK(!any(v.evidence, v.nevidence, "can save more than"));
+	CHECK(any(v.evidence, v.nevidence, "the trace sets no bound on what a window setting"));
+	gt_verdict_release(&v);
+	in.system_seconds = system;
+	/*
 	 * A lowered limit too: the headline gives what the trace saw it cost
 	 * (not the widened high end, which is the unseen search's) and then
 	 * the search.
