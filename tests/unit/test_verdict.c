@@ -263,11 +263,39 @@ int main(void)
 	CHECK(v.cls == GT_VERDICT_NEITHER);
 	CHECK(any(v.evidence, v.nevidence, "kernel time this short is a count of clock ticks"));
 	gt_verdict_release(&v);
+	/*
+	 * Above it, the reading counts in proportion up to twice that: one
+	 * tick either side of 20 ms moves the estimate by about a tick, not
+	 * from the calls' 5% to the reading's 20% (a class flipped between
+	 * traces of one command).
+	 */
+	facts(&in, 0.001, 0.005, 0.02);
+	in.cpu_seconds = 0.1;
+	in.system_seconds = 0.04;
+	gt_verdict_compute(&v, &in);
+	CHECK(fabs(v.window.gain - 0.05) < 1e-9 && v.cls == GT_VERDICT_NEITHER);
+	gt_verdict_release(&v);
+	facts(&in, 0.001, 0.005, 0.024);
+	in.cpu_seconds = 0.1;
+	in.system_seconds = 0.04;
+	gt_verdict_compute(&v, &in);
+	/* 5% + (24 - 20) / 20 of the 19 ms the reading adds to the calls */
+	CHECK(fabs(v.window.gain - 0.088) < 1e-9 && v.cls == GT_VERDICT_NEITHER);
+	CHECK(fabs(v.window.high - 0.36) < 1e-9);
+	CHECK(any(v.evidence, v.nevidence, "the prediction counts it in part"));
+	gt_verdict_release(&v);
 	facts(&in, 0.001, 0.005, 0.03);
 	in.cpu_seconds = 0.1;
 	in.system_seconds = 0.04;
 	gt_verdict_compute(&v, &in);
-	CHECK(fabs(v.window.gain - 0.3) < 1e-9 && v.cls == GT_VERDICT_WINDOW);
+	/* 5% + half of 25 ms */
+	CHECK(fabs(v.window.gain - 0.175) < 1e-9 && v.cls == GT_VERDICT_WINDOW);
+	gt_verdict_release(&v);
+	facts(&in, 0.001, 0.005, 0.04);
+	in.cpu_seconds = 0.1;
+	in.system_seconds = 0.05;
+	gt_verdict_compute(&v, &in);
+	CHECK(fabs(v.window.gain - 0.4) < 1e-9 && v.cls == GT_VERDICT_WINDOW);
 	CHECK(!any(v.evidence, v.nevidence, "clock ticks"));
 	gt_verdict_release(&v);
 
@@ -348,6 +376,19 @@ int main(void)
 	in.loose_mmaps = GT_LOOSE_MANY;
 	gt_verdict_compute(&v, &in);
 	CHECK(any(v.suggestions, v.nsuggestions, "to pack the 1000 loose objects read"));
+	/* The headline points at them too, which the trace does not price. */
+	CHECK(v.cls == GT_VERDICT_ALLOCATOR);
+	CHECK(strstr(v.headline, "; but 1000 loose objects were read: packing them (git gc)") !=
+	      NULL);
+	gt_verdict_release(&v);
+	/* A neither headline: not "look elsewhere" beside the suggestion to pack them. */
+	in.envc = 0;
+	in.allocator_excess_usual = 0.5;
+	gt_verdict_compute(&v, &in);
+	CHECK(v.cls == GT_VERDICT_NEITHER);
+	CHECK(strstr(v.headline, "; but 1000 loose objects were read: packing them (git gc)") !=
+	      NULL);
+	CHECK(!strstr(v.headline, "look elsewhere"));
 	gt_verdict_release(&v);
 	/* The same loose objects mapped by a run that packs them (git gc): no advice to run it. */
 	in.packer = "gc";
@@ -356,7 +397,10 @@ int main(void)
 	CHECK(any(v.evidence, v.nevidence,
 		  "1000 loose objects mapped: objects not in packs, which the "
 		  "run's git gc packs"));
+	CHECK(strstr(v.headline, "look elsewhere") != NULL);
 	gt_verdict_release(&v);
+	in.envc = 1;
+	in.allocator_excess_usual = 1.6;
 	in.loose_mmaps = 3;
 
 	/*
