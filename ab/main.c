@@ -20,7 +20,7 @@ int main(int argc, char **argv)
 	gt_ab_progress_enable(o.progress);
 
 	struct gt_ab_result res;
-	gt_ab_method_run(&o, &res);
+	gt_ab_method_run(&o, &res, gt_ab_precise);
 	struct gt_ab_variant_summary *s = gt_ab_summarize(&o, &res);
 	if (o.json)
 		gt_ab_report_json(stdout, &o, &res, s);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -111,7 +112,7 @@ static void report_failure(const struct ctx *c, const struct gt_ab_run *run)
 	gt_ab_progress_clear();
 	fprintf(stderr, "gittrace-ab: %s'%s' %s (variant %s, %s)%s\n",
 		o->keep_going ? "warning: " : "", o->command[0], gt_ab_status_text(run->s.status),
-		o->variants[run->variant].name, gt_ab_run_label(run, o->rounds),
+		o->variants[run->variant].name, gt_ab_run_label(run, o->max_rounds),
 		o->keep_going ? "; going on" : "");
 	if (!o->show_output)
 		show_stderr_tail(c->err_fd);
@@ -177,9 +178,51 @@ static void ctx_close(struct ctx *c)
 	free(c);
 }
 
-void gt_ab_method_run(const struct gt_ab_options *o, struct gt_ab_result *res)
+const char *gt_ab_stop_name(enum gt_ab_stop stop)
 {
-	size_t total = (size_t)(o->warmups + o->rounds) * o->nvariants;
+	switch (stop) {
+	case GT_AB_STOP_PRECISE:
+		return "precise";
+	case GT_AB_STOP_MAX_ROUNDS:
+		return "max_rounds";
+	case GT_AB_STOP_MAX_SECONDS:
+		return "max_seconds";
+	case GT_AB_STOP_ROUNDS:
+		break;
+	}
+	return "rounds";
+}
+
+static double seconds_since(const struct timespec *start)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - start->tv_sec) + (double)(now.tv_nsec - start->tv_nsec) / 1e9;
+}
+
+/* Whether another measured round is due after round (1..), and if not, why. */
+static int more_rounds(const struct gt_ab_options *o, struct gt_ab_result *res, unsigned round,
+		       const struct timespec *start, gt_ab_precise_fn *precise)
+{
+	if (round < o->rounds)
+		return 1;
+	if (!o->precision)
+		res->stop = GT_AB_STOP_ROUNDS;
+	else if (precise(o, res))
+		res->stop = GT_AB_STOP_PRECISE;
+	else if (round >= o->max_rounds)
+		res->stop = GT_AB_STOP_MAX_ROUNDS;
+	else if (o->max_seconds && seconds_since(start) >= o->max_seconds)
+		res->stop = GT_AB_STOP_MAX_SECONDS;
+	else
+		return 1;
+	return 0;
+}
+
+void gt_ab_method_run(const struct gt_ab_options *o, struct gt_ab_result *res,
+		      gt_ab_precise_fn *precise)
+{
+	size_t total = (size_t)(o->warmups + o->max_rounds) * o->nvariants;
 	memset(res, 0, sizeof(*res));
 	res->runs = gt_ab_xreallocarray(NULL, total, sizeof(*res->runs));
 
@@ -188,8 +231,11 @@ void gt_ab_method_run(const struct gt_ab_options *o, struct gt_ab_result *res)
 	gt_ab_rng_init(&rng, o->seed);
 	size_t *order = gt_ab_xreallocarray(NULL, o->nvariants, sizeof(*order));
 	catch_signals(on_signal);
+	struct timespec start;
+	clock_gettime(CLOCK_MONOTONIC, &start);
 
-	for (unsigned round = 0; round <= o->rounds; round++) {
+	for (unsigned round = 0; round == 0 || more_rounds(o, res, round - 1, &start, precise);
+	     round++) {
 		/* Round 0 holds the warm-ups, each variant in the given order. */
 		unsigned repeat = round ? 1 : o->warmups;
 		for (unsigned k = 0; k < repeat; k++) {
@@ -203,7 +249,8 @@ void gt_ab_method_run(const struct gt_ab_options *o, struct gt_ab_result *res)
 				memset(run, 0, sizeof(*run));
 				run->round = round;
 				run->variant = order[i];
-				gt_ab_progress_show(round, o->rounds, o->variants[order[i]].name,
+				gt_ab_progress_show(round, o->max_rounds,
+						    o->variants[order[i]].name,
 						    (unsigned)res->nruns, (unsigned)total);
 				run_one(c, run);
 				stop_if_interrupted();
@@ -218,6 +265,7 @@ void gt_ab_method_run(const struct gt_ab_options *o, struct gt_ab_result *res)
 				}
 			}
 		}
+		res->rounds = round;
 	}
 	gt_ab_progress_clear();
 	catch_signals(SIG_DFL);

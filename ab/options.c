@@ -29,6 +29,10 @@ static const char usage_text[] =
 	"the baseline's git settings)\n"
 	"method:\n"
 	"  --rounds N           measured rounds, each runs every variant once (default 5)\n"
+	"  --precision PCT      then more rounds, until every ratio's 95% interval (wall\n"
+	"                       and CPU time) is within PCT percent either side\n"
+	"  --max-rounds N       with --precision: at most N rounds (default 10 x --rounds)\n"
+	"  --max-seconds S      with --precision: no round begun after S seconds\n"
 	"  --warmups N          unmeasured runs of each variant first (default 1)\n"
 	"  --seed N             seed of the order, 0..4294967295 (default: random)\n"
 	"  --template DIR       run CMD in a fresh copy of DIR each time (copy not timed)\n"
@@ -49,6 +53,9 @@ enum {
 	OPT_VARIANT,
 	OPT_COMMON,
 	OPT_ROUNDS,
+	OPT_PRECISION,
+	OPT_MAX_ROUNDS,
+	OPT_MAX_SECONDS,
 	OPT_WARMUPS,
 	OPT_SEED,
 	OPT_TEMPLATE,
@@ -64,6 +71,9 @@ static const struct option longopts[] = {
 	{"variant", required_argument, NULL, OPT_VARIANT},
 	{"common", required_argument, NULL, OPT_COMMON},
 	{"rounds", required_argument, NULL, OPT_ROUNDS},
+	{"precision", required_argument, NULL, OPT_PRECISION},
+	{"max-rounds", required_argument, NULL, OPT_MAX_ROUNDS},
+	{"max-seconds", required_argument, NULL, OPT_MAX_SECONDS},
 	{"warmups", required_argument, NULL, OPT_WARMUPS},
 	{"seed", required_argument, NULL, OPT_SEED},
 	{"template", required_argument, NULL, OPT_TEMPLATE},
@@ -86,6 +96,17 @@ static unsigned long parse_number(const char *arg, const char *opt, unsigned lon
 		gt_ab_usage_error("%s wants a number from %lu to %lu, not '%s'", opt, min, max,
 				  arg);
 	return n;
+}
+
+/* A positive decimal number such as "2.5", from above 0 to max. */
+static double parse_positive(const char *arg, const char *opt, double max)
+{
+	char *end;
+	errno = 0;
+	double x = strtod(arg, &end);
+	if (errno || end == arg || *end || !(x > 0) || x > max)
+		gt_ab_usage_error("%s wants a number above 0, at most %g, not '%s'", opt, max, arg);
+	return x;
 }
 
 static struct gt_ab_variant *add_variant(struct gt_ab_options *o)
@@ -120,6 +141,15 @@ void gt_ab_options_parse(struct gt_ab_options *o, int argc, char **argv)
 			break;
 		case OPT_ROUNDS:
 			o->rounds = (unsigned)parse_number(optarg, "--rounds", 2, 100000);
+			break;
+		case OPT_PRECISION:
+			o->precision = parse_positive(optarg, "--precision", 100) / 100;
+			break;
+		case OPT_MAX_ROUNDS:
+			o->max_rounds = (unsigned)parse_number(optarg, "--max-rounds", 2, 100000);
+			break;
+		case OPT_MAX_SECONDS:
+			o->max_seconds = parse_positive(optarg, "--max-seconds", 1e9);
 			break;
 		case OPT_WARMUPS:
 			o->warmups = (unsigned)parse_number(optarg, "--warmups", 0, 100);
@@ -163,6 +193,12 @@ void gt_ab_options_parse(struct gt_ab_options *o, int argc, char **argv)
 	}
 	if (optind >= argc)
 		gt_ab_usage_error("no command to run (put it after --)");
+	if (!o->precision && (o->max_rounds || o->max_seconds))
+		gt_ab_usage_error("--max-rounds and --max-seconds go with --precision");
+	if (!o->max_rounds)
+		o->max_rounds = o->precision ? 10 * o->rounds : o->rounds;
+	if (o->max_rounds < o->rounds)
+		gt_ab_usage_error("--max-rounds %u is below --rounds %u", o->max_rounds, o->rounds);
 	o->command = argv + optind;
 
 	if (!o->nvariants)

@@ -14,7 +14,16 @@
 struct gt_ab_options {
 	struct gt_ab_variant *variants; /* at least two; [0] is the baseline */
 	size_t nvariants;
-	unsigned rounds;	    /* measured rounds, >= 2 */
+	unsigned rounds; /* measured rounds, >= 2; with precision, the least */
+	/*
+	 * --precision: after rounds, more rounds until every variant's 95%
+	 * interval of its ratio to the baseline, in wall and in CPU time, is
+	 * within this much either side (0.03: ±3%); 0: exactly rounds. At
+	 * most max_rounds, and none begun after max_seconds (0: no limit).
+	 */
+	double precision;
+	unsigned max_rounds; /* >= rounds; = rounds without precision */
+	double max_seconds;
 	unsigned warmups;	    /* unmeasured runs per variant before round 1 */
 	uint32_t seed;		    /* of the order inside each round */
 	const char *template_dir;   /* NULL: run in the current directory */

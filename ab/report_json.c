@@ -160,8 +160,13 @@ void gt_ab_report_json(FILE *out, const struct gt_ab_options *o, const struct gt
 	}
 	fputs("],\"template\":", out);
 	json_str(out, o->template_dir);
-	fprintf(out, ",\"rounds\":%u,\"warmups\":%u,\"seed\":%u,\"baseline\":", o->rounds,
-		o->warmups, o->seed);
+	fprintf(out, ",\"rounds\":%u,\"min_rounds\":%u,\"max_rounds\":%u", res->rounds, o->rounds,
+		o->max_rounds);
+	json_field(out, ",\"precision\":", o->precision ? o->precision : NAN);
+	json_field(out, ",\"max_seconds\":", o->max_seconds ? o->max_seconds : NAN);
+	fputs(",\"stopped\":", out);
+	json_str(out, gt_ab_stop_name(res->stop));
+	fprintf(out, ",\"warmups\":%u,\"seed\":%u,\"baseline\":", o->warmups, o->seed);
 	json_str(out, o->variants[0].name);
 	fprintf(out, ",\"failures\":%zu,\"exit_code\":%d,\"variants\":[\n", res->failures,
 		res->exit_code);

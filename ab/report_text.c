@@ -80,6 +80,25 @@ static void print_command(FILE *out, char **argv)
 	}
 }
 
+/* Why the rounds stopped, in words, for the method line. */
+static const char *stop_text(const struct gt_ab_options *o, enum gt_ab_stop stop)
+{
+	static char buf[96];
+	switch (stop) {
+	case GT_AB_STOP_PRECISE:
+		return "reached";
+	case GT_AB_STOP_MAX_ROUNDS:
+		snprintf(buf, sizeof(buf), "not reached in --max-rounds %u", o->max_rounds);
+		return buf;
+	case GT_AB_STOP_MAX_SECONDS:
+		snprintf(buf, sizeof(buf), "not reached in --max-seconds %g", o->max_seconds);
+		return buf;
+	case GT_AB_STOP_ROUNDS:
+		break;
+	}
+	return "";
+}
+
 void gt_ab_report_text(FILE *out, const struct gt_ab_options *o, const struct gt_ab_result *res,
 		       const struct gt_ab_variant_summary *s)
 {
@@ -89,7 +108,11 @@ void gt_ab_report_text(FILE *out, const struct gt_ab_options *o, const struct gt
 	fprintf(out,
 		"\nmethod: %u warm-up run%s per variant, then %u rounds; each round runs every "
 		"variant once, in a random order (seed %u)\n",
-		o->warmups, o->warmups == 1 ? "" : "s", o->rounds, o->seed);
+		o->warmups, o->warmups == 1 ? "" : "s", res->rounds, o->seed);
+	if (o->precision)
+		fprintf(out,
+			"        rounds %u and on until every ratio was within \u00b1%g%%: %s\n",
+			o->rounds, 100 * o->precision, stop_text(o, res->stop));
 	if (o->template_dir)
 		fprintf(out, "        each run on a fresh copy of %s (copying not timed)\n",
 			o->template_dir);

@@ -30,14 +30,13 @@ static double cpu_s(const struct gt_ab_run *run)
 	return run->s.m[GT_AB_USER] + run->s.m[GT_AB_SYS];
 }
 
-static void pair(struct gt_ab_paired *p, const struct gt_ab_options *o,
-		 const struct gt_ab_result *res, size_t v, int cpu)
+static void pair(struct gt_ab_paired *p, const struct gt_ab_result *res, size_t v, int cpu)
 {
-	p->rounds = o->rounds;
-	p->per_round = gt_ab_xreallocarray(NULL, o->rounds, sizeof(*p->per_round));
-	double *have = gt_ab_xreallocarray(NULL, o->rounds, sizeof(*have));
+	p->rounds = res->rounds;
+	p->per_round = gt_ab_xreallocarray(NULL, res->rounds, sizeof(*p->per_round));
+	double *have = gt_ab_xreallocarray(NULL, res->rounds, sizeof(*have));
 	size_t n = 0;
-	for (unsigned r = 1; r <= o->rounds; r++) {
+	for (unsigned r = 1; r <= res->rounds; r++) {
 		const struct gt_ab_run *a = find(res, 0, r), *b = find(res, v, r);
 		double ratio = NAN;
 		if (a && b)
@@ -75,12 +74,25 @@ struct gt_ab_variant_summary *gt_ab_summarize(const struct gt_ab_options *o,
 			summarize_metric(&s[v].m[m], x, n);
 		}
 		if (v) {
-			pair(&s[v].wall, o, res, v, 0);
-			pair(&s[v].cpu, o, res, v, 1);
+			pair(&s[v].wall, res, v, 0);
+			pair(&s[v].cpu, res, v, 1);
 		}
 	}
 	free(x);
 	return s;
+}
+
+int gt_ab_precise(const struct gt_ab_options *o, const struct gt_ab_result *res)
+{
+	int precise = 1;
+	for (size_t v = 1; v < o->nvariants && precise; v++)
+		for (int cpu = 0; cpu <= 1 && precise; cpu++) {
+			struct gt_ab_paired p;
+			pair(&p, res, v, cpu);
+			precise = p.ok && p.ci.half_width <= o->precision;
+			free(p.per_round);
+		}
+	return precise;
 }
 
 void gt_ab_summaries_free(struct gt_ab_variant_summary *s, size_t n)

@@ -42,6 +42,13 @@ struct gt_ab_variant_summary {
 struct gt_ab_variant_summary *gt_ab_summarize(const struct gt_ab_options *o,
 					      const struct gt_ab_result *res);
 
+/*
+ * Whether res measures every variant within o->precision: its interval of
+ * paired ratios, in wall and in CPU time, at most that far either side of
+ * its geometric mean (a gt_ab_precise_fn, for gt_ab_method_run).
+ */
+int gt_ab_precise(const struct gt_ab_options *o, const struct gt_ab_result *res);
+
 void gt_ab_summaries_free(struct gt_ab_variant_summary *s, size_t n);
 
 #endif /* GT_AB_SUMMARY_H */

@@ -48,6 +48,8 @@ def saving: if . == null or .ci_low == null or .ci_high == null then null
 | ([ $effects[] | select(.proves) ] | max_by(.gain)) as $best
 | .confirmation = {
     rounds: $ab[0].rounds,
+    precision: $ab[0].precision,
+    stopped: $ab[0].stopped,
     seed: $ab[0].seed,
     predicted_class: .verdict.class,
     class: (if $best != null then $best.class

@@ -432,9 +432,8 @@ static void time_inside(struct gt_verdict *v, const struct gt_verdict_input *in,
 		/* "can save no more than 100%" would read as a bound; it is none. */
 		EVIDENCE("%.1f%% of %s inside mmap/munmap/mremap (%s); with all the kernel's "
 			 "time (%s of system time, which holds the tracer's own writes too), "
-			 "together "
-			 "they reach the program's whole CPU time, so the trace sets no bound on "
-			 "what a window setting saves",
+			 "together they reach the program's whole CPU time, so the trace sets no "
+			 "bound on what a window setting saves",
 			 100 * v->mmap_share, of, gt_format_seconds(in->mmap_seconds).text,
 			 gt_format_seconds(in->system_seconds).text);
 	} else {

@@ -28,6 +28,12 @@ expect 2 "unknown option '--frob'" --frob -- true
 expect 2 "option '--rounds' needs an argument" --rounds
 expect 2 "--rounds wants a number from 2 to 100000, not '1'" --rounds 1 --alloc system -- true
 expect 2 "--seed wants a number from 0 to 4294967295, not '-3'" --seed -3 --alloc system -- true
+expect 2 "--precision wants a number above 0, at most 100, not '0'" --precision 0 --alloc system -- true
+expect 2 "--precision wants a number above 0, at most 100, not '2%'" --precision 2% --alloc system -- true
+expect 2 "--max-rounds and --max-seconds go with --precision" --max-rounds 9 --alloc system -- true
+expect 2 "--max-rounds and --max-seconds go with --precision" --max-seconds 9 --alloc system -- true
+expect 2 "--max-rounds 3 is below --rounds 4" --rounds 4 --precision 5 --max-rounds 3 \
+	--alloc system -- true
 expect 2 "--variant wants NAME=SPEC, not 'small'" --variant small -- true
 expect 2 "unexpected '--frob' in variant 'a' (want -c KEY=VALUE or --alloc NAME)" \
 	--variant 'a=--frob' -- true
