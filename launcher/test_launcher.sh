@@ -95,9 +95,35 @@ check_eq "--html: a row per remedy" 3 \
 run "$gittrace" --template=nowhere --confirm -- true 2>/dev/null
 check_eq "--template of no directory" 2 "$st"
 
-# A command killed by a signal: 128+N, as a shell reports it.
+# A command killed by a signal: gittrace dies of it too, after its report,
+# so that its caller's wait status is the one it would have untraced, not
+# an exit status of 128+N, which a command that exits with 128+N keeps
+# (perl's $? is the raw wait status: signal, then exit status).
+wait_status() {
+	perl -e 'system @ARGV; printf "%d %d\n", $? & 127, $? >> 8' "$@" 2>/dev/null
+}
 run "$gittrace" -- sh -c 'kill -TERM $$' 2>/dev/null
-check_eq "killed by SIGTERM" 143 "$st"
+check_eq "killed by SIGTERM: the shell's status" 143 "$st"
+check_eq "killed by SIGTERM: dies of it" "15 0" \
+	"$(wait_status "$gittrace" -- sh -c 'kill -TERM $$')"
+check_eq "killed by SIGSEGV: dies of it" "11 0" \
+	"$(ulimit -c 0; wait_status "$gittrace" -- sh -c 'kill -SEGV $$')"
+check_eq "exit 143: exits with it" "0 143" "$(wait_status "$gittrace" -- sh -c 'exit 143')"
+check_eq "killed by SIGTERM, -o, no temporary directory: its number" "0 143" \
+	"$(TMPDIR=$PWD/no-such-dir wait_status "$gittrace" --no-report -o t143.zst -- \
+		sh -c 'kill -TERM $$')"
+# An install that lost gittrace-run: the command runs all the same, traced,
+# and gittrace says what it cannot pass on.
+sed "s|^run=.*|run=$PWD/no-such-runner|" "$gittrace" >no-runner && chmod +x no-runner
+check_eq "no runner: the command's number" "0 143" \
+	"$(wait_status ./no-runner --no-report -o nr.zst -- sh -c 'kill -TERM $$')"
+run ./no-runner --no-report -o nr.zst -- sh -c 'exit 4' 2>nr.err
+check_eq "no runner: status" 4 "$st"
+check_grep "no runner: the warning" "no-such-runner' is missing" nr.err
+check_eq "no runner: traced" "sh" \
+	"$("$report" --json nr.zst | jq -r '.processes[] | select(.origin == "root") | .argv[0]')"
+check_eq "the trace's root is the command" "sh" \
+	"$("$report" --json t143.zst | jq -r '.processes[] | select(.origin == "root") | .argv[0]')"
 # Ctrl-C: SIGINT to the whole process group (setsid makes one, env gives
 # it SIGINT's default, which a script's background job does not have). The
 # command, reading a fifo no one writes, dies of it; gittrace still prints
